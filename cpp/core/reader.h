@@ -1,0 +1,358 @@
+// The JSON reader: RFC 8259 grammar, written once over any Kernel, reporting what it
+// reads to a Sink. Iterative: open containers live on a heap stack, so nesting depth is
+// bounded by memory, never by the call stack.
+//
+// Input contract: `len` bytes at `begin`, followed by kPadding zero bytes (see
+// padded_input.h). The zero padding stops every scan, so inner loops carry no bounds
+// checks; a scan that stops at or past `end` is an unexpected end of input.
+//
+// Sink contract (all members return bool; false means "out of memory" and aborts):
+//   begin_object(pos) / end_object()   begin_array(pos) / end_array()
+//   key(const string_span&)            string(const string_span&)
+//   number(const number_span&)         literal(literal_kind, pos)
+// Sinks for validation are empty and inline away entirely.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "../kernels/kernel.h"
+#include "byte_stack.h"
+#include "error.h"
+#include "utf8.h"
+
+namespace wasmjson {
+
+// A string's content between its quotes, still escaped.
+struct string_span {
+  const uint8_t* begin;  // first byte after the opening quote
+  const uint8_t* end;    // the closing quote
+  bool has_escape;       // contains at least one backslash escape
+  bool has_non_ascii;    // contains at least one byte >= 0x80
+};
+
+// A number's source text, syntax already checked.
+struct number_span {
+  const uint8_t* begin;
+  const uint8_t* end;
+  bool is_integer;  // no fraction and no exponent
+};
+
+enum class literal_kind : uint8_t { null_value, false_value, true_value };
+
+namespace detail {
+
+// -1 for bytes that are not hex digits, else their value: OR-ing four lookups and one
+// sign test validates a whole \uXXXX escape (the serde_json technique).
+struct hex_table {
+  int8_t v[256];
+  constexpr hex_table() : v() {
+    for (int i = 0; i < 256; ++i) v[i] = -1;
+    for (int i = 0; i < 10; ++i) v['0' + i] = static_cast<int8_t>(i);
+    for (int i = 0; i < 6; ++i) {
+      v['a' + i] = static_cast<int8_t>(10 + i);
+      v['A' + i] = static_cast<int8_t>(10 + i);
+    }
+  }
+};
+inline constexpr hex_table kHex{};
+
+// 1 for the bytes that may follow a backslash.
+struct escape_table {
+  uint8_t v[256];
+  constexpr escape_table() : v() {
+    for (int i = 0; i < 256; ++i) v[i] = 0;
+    const char* chars = "\"\\/bfnrtu";
+    for (const char* c = chars; *c; ++c) v[static_cast<uint8_t>(*c)] = 1;
+  }
+};
+inline constexpr escape_table kEscape{};
+
+inline bool is_digit(uint8_t c) { return static_cast<uint8_t>(c - '0') < 10; }
+inline bool is_whitespace(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+}  // namespace detail
+
+template <class Kernel, class Sink>
+class reader {
+ public:
+  // Offsets are reported relative to `begin`; reading starts at begin + start (past a
+  // byte order mark the caller chose to skip).
+  reader(const uint8_t* begin, size_t len, Sink& sink, byte_stack& stack, size_t start = 0)
+      : begin_(begin), end_(begin + len), start_(begin + start), sink_(sink), stack_(stack) {}
+
+  result run() {
+    const uint8_t* p = start_;
+    stack_.clear();
+    enum : uint8_t { kArray = 0, kObject = 1 };
+
+    p = skip_whitespace(p);
+
+  value:
+    switch (*p) {
+      case '{':
+        if (!stack_.push(kObject) || !sink_.begin_object(pos(p))) return oom(p);
+        p = skip_whitespace(p + 1);
+        if (*p == '}') {
+          ++p;
+          stack_.pop();
+          if (!sink_.end_object()) return oom(p);
+          goto after_value;
+        }
+        if (*p != '"') return fail(error_code::expected_property_name_or_brace, p);
+        goto object_key;
+      case '[':
+        if (!stack_.push(kArray) || !sink_.begin_array(pos(p))) return oom(p);
+        p = skip_whitespace(p + 1);
+        if (*p == ']') {
+          ++p;
+          stack_.pop();
+          if (!sink_.end_array()) return oom(p);
+          goto after_value;
+        }
+        goto value;
+      case '"': {
+        string_span s;
+        p = read_string(p, s);
+        if (!p) return error_;
+        if (!sink_.string(s)) return oom(s.begin);
+        goto after_value;
+      }
+      case 't':
+        if (!match4(p, 't', 'r', 'u', 'e')) return fail_literal(p, "true");
+        if (!sink_.literal(literal_kind::true_value, pos(p))) return oom(p);
+        p += 4;
+        goto after_value;
+      case 'f':
+        if (!(match4(p, 'f', 'a', 'l', 's') && p[4] == 'e')) return fail_literal(p, "false");
+        if (!sink_.literal(literal_kind::false_value, pos(p))) return oom(p);
+        p += 5;
+        goto after_value;
+      case 'n':
+        if (!match4(p, 'n', 'u', 'l', 'l')) return fail_literal(p, "null");
+        if (!sink_.literal(literal_kind::null_value, pos(p))) return oom(p);
+        p += 4;
+        goto after_value;
+      case '-': case '0': case '1': case '2': case '3': case '4':
+      case '5': case '6': case '7': case '8': case '9': {
+        number_span n;
+        p = read_number(p, n);
+        if (!p) return error_;
+        if (!sink_.number(n)) return oom(n.begin);
+        goto after_value;
+      }
+      default:
+        return fail(error_code::unexpected_character, p);
+    }
+
+  object_key: {
+    // p is at the opening quote of a property name.
+    string_span s;
+    p = read_string(p, s);
+    if (!p) return error_;
+    if (!sink_.key(s)) return oom(s.begin);
+    p = skip_whitespace(p);
+    if (*p != ':') return fail(error_code::expected_colon, p);
+    p = skip_whitespace(p + 1);
+    goto value;
+  }
+
+  after_value:
+    if (stack_.empty()) goto document_end;
+    p = skip_whitespace(p);
+    if (stack_.top() == kObject) {
+      if (*p == ',') {
+        p = skip_whitespace(p + 1);
+        if (*p != '"') return fail(error_code::expected_property_name, p);
+        goto object_key;
+      }
+      if (*p == '}') {
+        ++p;
+        stack_.pop();
+        if (!sink_.end_object()) return oom(p);
+        goto after_value;
+      }
+      return fail(error_code::expected_comma_or_brace, p);
+    }
+    if (*p == ',') {
+      p = skip_whitespace(p + 1);
+      goto value;
+    }
+    if (*p == ']') {
+      ++p;
+      stack_.pop();
+      if (!sink_.end_array()) return oom(p);
+      goto after_value;
+    }
+    return fail(error_code::expected_comma_or_bracket, p);
+
+  document_end:
+    p = skip_whitespace(p);
+    if (p < end_) return fail(error_code::trailing_content, p);
+    return {error_code::ok, static_cast<size_t>(end_ - begin_)};
+  }
+
+ private:
+  size_t pos(const uint8_t* p) const { return static_cast<size_t>(p - begin_); }
+
+  // Every failure funnels through here. As in V8, reaching the end of input (the zero
+  // padding) where a value or token was expected is "unexpected end"; the specific
+  // errors (expected ':', unterminated string, ...) keep their kind, at the end offset.
+  result fail(error_code code, const uint8_t* p) {
+    if (p >= end_) {
+      if (code == error_code::unexpected_character) code = error_code::unexpected_end;
+      p = end_;
+    }
+    error_ = {code, pos(p)};
+    return error_;
+  }
+  result oom(const uint8_t* p) { return error_ = {error_code::out_of_memory, pos(p)}; }
+
+  // A literal that does not match: the error is at the first differing byte, as V8
+  // reports it.
+  result fail_literal(const uint8_t* p, const char* word) {
+    const uint8_t* q = p;
+    while (*word && *q == static_cast<uint8_t>(*word)) ++q, ++word;
+    return fail(error_code::unexpected_character, q);
+  }
+
+  static bool match4(const uint8_t* p, char a, char b, char c, char d) {
+    return p[0] == a && p[1] == b && p[2] == c && p[3] == d;
+  }
+
+  const uint8_t* skip_whitespace(const uint8_t* p) const {
+    // Most gaps are empty or one space; only longer runs (indentation) use the kernel.
+    if (!detail::is_whitespace(*p)) return p;
+    ++p;
+    if (!detail::is_whitespace(*p)) return p;
+    for (;;) {
+      size_t i = Kernel::whitespace_stop(p);
+      p += i;
+      if (i < Kernel::width) return p;
+    }
+  }
+
+  // Reads a string starting at its opening quote. Returns the byte after the closing
+  // quote, or nullptr after recording the error.
+  const uint8_t* read_string(const uint8_t* p, string_span& s) {
+    s.begin = ++p;
+    s.has_escape = false;
+    s.has_non_ascii = false;
+    for (;;) {
+      // Plain runs: the kernel finds the next '"', '\', control or non-ASCII byte.
+      for (;;) {
+        size_t i = Kernel::string_stop(p);
+        p += i;
+        if (i < Kernel::width) break;
+      }
+      uint8_t c = *p;
+      if (c == '"') {
+        s.end = p;
+        return p + 1;
+      }
+      if (c == '\\') {
+        s.has_escape = true;
+        uint8_t e = p[1];
+        if (!detail::kEscape.v[e]) {
+          fail(p + 1 >= end_ ? error_code::unexpected_end : error_code::bad_escape, p + 1);
+          return nullptr;
+        }
+        if (e == 'u') {
+          if ((detail::kHex.v[p[2]] | detail::kHex.v[p[3]] | detail::kHex.v[p[4]] |
+               detail::kHex.v[p[5]]) < 0) {
+            const uint8_t* q = p + 2;
+            while (q < p + 6 && detail::kHex.v[*q] >= 0) ++q;
+            fail(error_code::bad_unicode_escape, q);
+            return nullptr;
+          }
+          p += 6;
+        } else {
+          p += 2;
+        }
+        continue;
+      }
+      if (c < 0x20) {
+        fail(p >= end_ ? error_code::unterminated_string : error_code::bad_control_character, p);
+        return nullptr;
+      }
+      // c >= 0x80: validate a run of multi-byte sequences.
+      s.has_non_ascii = true;
+      do {
+        size_t n = utf8::sequence_length(p, end_);
+        if (n == 0) {
+          fail(error_code::invalid_utf8, p);
+          return nullptr;
+        }
+        p += n;
+      } while (*p >= 0x80);
+    }
+  }
+
+  // Reads a number starting at '-' or a digit. Returns the byte after it, or nullptr
+  // after recording the error.
+  const uint8_t* read_number(const uint8_t* p, number_span& n) {
+    using detail::is_digit;
+    n.begin = p;
+    n.is_integer = true;
+    if (*p == '-') {
+      ++p;
+      if (!is_digit(*p)) return fail(error_code::no_number_after_minus, p), nullptr;
+    }
+    if (*p == '0') {
+      ++p;
+      if (is_digit(*p)) return fail(error_code::leading_zero, p), nullptr;
+    } else {
+      p = skip_digits(p);
+    }
+    if (*p == '.') {
+      ++p;
+      n.is_integer = false;
+      if (!is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
+      p = skip_digits(p);
+    }
+    if ((*p | 0x20) == 'e') {
+      ++p;
+      n.is_integer = false;
+      if (*p == '+' || *p == '-') ++p;
+      if (!is_digit(*p)) return fail(error_code::exponent_missing_number, p), nullptr;
+      p = skip_digits(p);
+    }
+    n.end = p;
+    return p;
+  }
+
+  // Eight digits at a time (the fast_float test), then one at a time.
+  static const uint8_t* skip_digits(const uint8_t* p) {
+    for (;;) {
+      uint64_t x;
+      __builtin_memcpy(&x, p, 8);
+      if ((((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+           0x3333333333333333ULL))
+        p += 8;
+      else
+        break;
+    }
+    while (detail::is_digit(*p)) ++p;
+    return p;
+  }
+
+  const uint8_t* begin_;
+  const uint8_t* end_;
+  const uint8_t* start_;
+  Sink& sink_;
+  byte_stack& stack_;
+  result error_{error_code::ok, 0};
+};
+
+// The sink that keeps nothing: reading with it is validation.
+struct null_sink {
+  bool begin_object(size_t) { return true; }
+  bool end_object() { return true; }
+  bool begin_array(size_t) { return true; }
+  bool end_array() { return true; }
+  bool key(const string_span&) { return true; }
+  bool string(const string_span&) { return true; }
+  bool number(const number_span&) { return true; }
+  bool literal(literal_kind, size_t) { return true; }
+};
+
+}  // namespace wasmjson

@@ -1,0 +1,33 @@
+// The kernel interface: every kernel is a struct with exactly these static members.
+// The generic algorithms (cpp/core/) are templates over a Kernel and never touch
+// ISA-specific code themselves.
+//
+//   static constexpr const char* name;        // "scalar", "swar64", "simd128"
+//   static constexpr size_t width;            // bytes examined per call (1, 8, 16)
+//
+//   // Index in [0, width] of the first byte of p[0..width) that ends a run of
+//   // plain string content: '"', '\\', a control byte (< 0x20) or a non-ASCII
+//   // byte (>= 0x80). width when there is none.
+//   static size_t string_stop(const uint8_t* p);
+//
+//   // Index in [0, width] of the first byte that is not JSON whitespace
+//   // (space, \t, \n, \r). width when all are whitespace.
+//   static size_t whitespace_stop(const uint8_t* p);
+//
+//   // Index in [0, width] of the first byte that is not ASCII (>= 0x80).
+//   static size_t ascii_stop(const uint8_t* p);
+//
+// Every function reads exactly `width` bytes starting at p; callers guarantee they
+// are readable (inputs carry kPadding bytes of padding, see padded_input.h).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace wasmjson {
+
+// Bytes of readable padding every input buffer carries after its last byte. Padding
+// bytes are zero, which stops every kernel scan (zero is neither whitespace nor plain
+// string content), so loops need no bounds check per chunk.
+inline constexpr size_t kPadding = 64;
+
+}  // namespace wasmjson

@@ -1,0 +1,23 @@
+// The reference kernel: one byte at a time. The SWAR64 and SIMD128 kernels are
+// tested against it.
+#pragma once
+#include "kernel.h"
+
+namespace wasmjson {
+
+struct scalar_kernel {
+  static constexpr const char* name = "scalar";
+  static constexpr size_t width = 1;
+
+  static inline size_t string_stop(const uint8_t* p) {
+    uint8_t c = *p;
+    return (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) ? 0 : 1;
+  }
+  static inline size_t whitespace_stop(const uint8_t* p) {
+    uint8_t c = *p;
+    return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
+  }
+  static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
+};
+
+}  // namespace wasmjson

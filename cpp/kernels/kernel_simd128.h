@@ -1,0 +1,44 @@
+// The SIMD128 kernel: sixteen bytes per step with wasm SIMD128 intrinsics. Natively
+// (unit tests, fuzzing) the same intrinsics come from SIMDe, so this exact code is
+// what the tests exercise.
+#pragma once
+#include "kernel.h"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#else
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/wasm/simd128.h>
+#endif
+
+namespace wasmjson {
+
+struct simd128_kernel {
+  static constexpr const char* name = "simd128";
+  static constexpr size_t width = 16;
+
+  static inline size_t first(uint32_t hits) {
+    return hits ? static_cast<size_t>(__builtin_ctz(hits)) : width;
+  }
+
+  static inline size_t string_stop(const uint8_t* p) {
+    v128_t v = wasm_v128_load(p);
+    // A signed compare catches both control bytes (< 0x20) and non-ASCII (>= 0x80).
+    v128_t special = wasm_i8x16_lt(v, wasm_i8x16_splat(0x20));
+    v128_t quote = wasm_i8x16_eq(v, wasm_i8x16_splat('"'));
+    v128_t backslash = wasm_i8x16_eq(v, wasm_i8x16_splat('\\'));
+    return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
+  }
+  static inline size_t whitespace_stop(const uint8_t* p) {
+    v128_t v = wasm_v128_load(p);
+    v128_t ws = wasm_v128_or(
+        wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat(' ')), wasm_i8x16_eq(v, wasm_i8x16_splat('\n'))),
+        wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('\r')), wasm_i8x16_eq(v, wasm_i8x16_splat('\t'))));
+    return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(ws)) & 0xFFFFu);
+  }
+  static inline size_t ascii_stop(const uint8_t* p) {
+    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
+  }
+};
+
+}  // namespace wasmjson

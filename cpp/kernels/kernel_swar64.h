@@ -1,0 +1,53 @@
+// The SWAR64 kernel: eight bytes per step in a 64-bit integer. wasm has native 64-bit
+// integer arithmetic, so this is the fast path on engines without SIMD128.
+//
+// Byte lanes are little-endian: the lowest set "hit" bit (0x80 of a lane) marks the
+// first matching byte. Some tests below can set spurious bits only in lanes *above* a
+// real hit (borrows travel upwards), so the lowest bit is always exact.
+#pragma once
+#include <cstring>
+
+#include "kernel.h"
+
+namespace wasmjson {
+
+struct swar64_kernel {
+  static constexpr const char* name = "swar64";
+  static constexpr size_t width = 8;
+
+  static constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  static constexpr uint64_t kHigh = 0x8080808080808080ULL;
+
+  static inline uint64_t load(const uint8_t* p) {
+    uint64_t x;
+    std::memcpy(&x, p, 8);
+    return x;
+  }
+  // 0x80 in every lane equal to b: exact in every lane.
+  static inline uint64_t eq(uint64_t x, uint8_t b) {
+    uint64_t t = x ^ (kOnes * b);
+    return ~(((t & ~kHigh) + ~kHigh) | t) & kHigh;
+  }
+  static inline size_t first(uint64_t hits) {
+    return hits ? static_cast<size_t>(__builtin_ctzll(hits)) >> 3 : width;
+  }
+
+  static inline size_t string_stop(const uint8_t* p) {
+    uint64_t x = load(p);
+    // Lanes < 0x20 or >= 0x80: subtracting 0x20 borrows out of lanes below 0x20.
+    uint64_t special = ((x - kOnes * 0x20) | x) & kHigh;
+    uint64_t q = x ^ (kOnes * '"');
+    uint64_t b = x ^ (kOnes * '\\');
+    uint64_t quote = (q - kOnes) & ~q & kHigh;
+    uint64_t backslash = (b - kOnes) & ~b & kHigh;
+    return first(special | quote | backslash);
+  }
+  static inline size_t whitespace_stop(const uint8_t* p) {
+    uint64_t x = load(p);
+    uint64_t ws = eq(x, ' ') | eq(x, '\n') | eq(x, '\r') | eq(x, '\t');
+    return first(~ws & kHigh);
+  }
+  static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
+};
+
+}  // namespace wasmjson

@@ -1,0 +1,19 @@
+// Browsers and bundlers: the .wasm files are separate assets next to this module. The
+// literal `new URL('…', import.meta.url)` forms let bundlers find and emit them.
+import { createFacade } from '../facade.js';
+import type { Flavor } from '../exports.js';
+
+function wasmUrl(flavor: Flavor): URL {
+  return flavor === 'simd128'
+    ? new URL('./wasmjson-simd128.wasm', import.meta.url)
+    : new URL('./wasmjson-swar64.wasm', import.meta.url);
+}
+
+const facade = createFacade({
+  requestedFlavor: () => (globalThis as { WASMJSON_FLAVOR?: string }).WASMJSON_FLAVOR,
+  readWasm: async (flavor: Flavor) => fetch(wasmUrl(flavor)),
+});
+await facade.init();
+
+export const { load, loadSync, init, initSync, implementation, validate } = facade;
+export * from '../public-types.js';

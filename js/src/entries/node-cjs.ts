@@ -1,0 +1,15 @@
+// Node, CommonJS: require('wasmjson') is ready synchronously.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFacade } from '../facade.js';
+import type { Flavor } from '../exports.js';
+
+const facade = createFacade({
+  requestedFlavor: () => process.env.WASMJSON_FLAVOR,
+  readWasmSync: (flavor: Flavor) => readFileSync(join(__dirname, `wasmjson-${flavor}.wasm`)),
+  readWasm: async (flavor: Flavor) => readFileSync(join(__dirname, `wasmjson-${flavor}.wasm`)),
+});
+facade.initSync();
+
+export const { load, loadSync, init, initSync, implementation, validate } = facade;
+export * from '../public-types.js';

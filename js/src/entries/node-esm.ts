@@ -1,0 +1,14 @@
+// Node, ES modules: ready at import (wasm compiled synchronously from the packaged file).
+import { readFileSync } from 'node:fs';
+import { createFacade } from '../facade.js';
+import type { Flavor } from '../exports.js';
+
+const facade = createFacade({
+  requestedFlavor: () => process.env.WASMJSON_FLAVOR,
+  readWasmSync: (flavor: Flavor) => readFileSync(new URL(`./wasmjson-${flavor}.wasm`, import.meta.url)),
+  readWasm: async (flavor: Flavor) => readFileSync(new URL(`./wasmjson-${flavor}.wasm`, import.meta.url)),
+});
+facade.initSync();
+
+export const { load, loadSync, init, initSync, implementation, validate } = facade;
+export * from '../public-types.js';

@@ -1,0 +1,172 @@
+// Errors reported by the wasm core (a code and a byte offset) become JS errors here, and
+// only here: line, column and the excerpt are computed when an error is built, never
+// tracked while parsing. Codes mirror cpp/core/error.h and docs/BOUNDARY.md.
+
+export type ErrorCode =
+  | 'UNEXPECTED_END'
+  | 'UNEXPECTED_CHARACTER'
+  | 'EXPECTED_PROPERTY_NAME_OR_BRACE'
+  | 'EXPECTED_PROPERTY_NAME'
+  | 'EXPECTED_COLON'
+  | 'EXPECTED_COMMA_OR_BRACE'
+  | 'EXPECTED_COMMA_OR_BRACKET'
+  | 'UNTERMINATED_STRING'
+  | 'BAD_CONTROL_CHARACTER'
+  | 'BAD_ESCAPE'
+  | 'BAD_UNICODE_ESCAPE'
+  | 'NO_NUMBER_AFTER_MINUS'
+  | 'EXPONENT_MISSING_NUMBER'
+  | 'UNTERMINATED_FRACTION'
+  | 'TRAILING_CONTENT'
+  | 'INVALID_UTF8'
+  | 'LEADING_ZERO'
+  | 'OUT_OF_MEMORY';
+
+// Index = the numeric code from wasm.
+const CODES: readonly (ErrorCode | undefined)[] = [
+  undefined,
+  'UNEXPECTED_END',
+  'UNEXPECTED_CHARACTER',
+  'EXPECTED_PROPERTY_NAME_OR_BRACE',
+  'EXPECTED_PROPERTY_NAME',
+  'EXPECTED_COLON',
+  'EXPECTED_COMMA_OR_BRACE',
+  'EXPECTED_COMMA_OR_BRACKET',
+  'UNTERMINATED_STRING',
+  'BAD_CONTROL_CHARACTER',
+  'BAD_ESCAPE',
+  'BAD_UNICODE_ESCAPE',
+  'NO_NUMBER_AFTER_MINUS',
+  'EXPONENT_MISSING_NUMBER',
+  'UNTERMINATED_FRACTION',
+  'TRAILING_CONTENT',
+  'INVALID_UTF8',
+  'LEADING_ZERO',
+  'OUT_OF_MEMORY',
+];
+
+const PHRASES: Partial<Record<ErrorCode, string>> = {
+  EXPECTED_PROPERTY_NAME_OR_BRACE: "Expected property name or '}' in JSON",
+  EXPECTED_PROPERTY_NAME: 'Expected double-quoted property name in JSON',
+  EXPECTED_COLON: "Expected ':' after property name in JSON",
+  EXPECTED_COMMA_OR_BRACE: "Expected ',' or '}' after property value in JSON",
+  EXPECTED_COMMA_OR_BRACKET: "Expected ',' or ']' after array element in JSON",
+  UNTERMINATED_STRING: 'Unterminated string in JSON',
+  BAD_CONTROL_CHARACTER: 'Bad control character in string literal in JSON',
+  BAD_ESCAPE: 'Bad escaped character in JSON',
+  BAD_UNICODE_ESCAPE: 'Bad Unicode escape in JSON',
+  NO_NUMBER_AFTER_MINUS: 'No number after minus sign in JSON',
+  EXPONENT_MISSING_NUMBER: 'Exponent part is missing a number in JSON',
+  UNTERMINATED_FRACTION: 'Unterminated fractional number in JSON',
+  TRAILING_CONTENT: 'Unexpected non-whitespace character after JSON',
+  INVALID_UTF8: 'Invalid UTF-8 in JSON',
+  LEADING_ZERO: 'Unexpected number in JSON',
+};
+
+const SPECIAL_STRINGS = ['NaN', 'Infinity', 'undefined', '[object Object]'];
+
+/** The source an error refers to: the caller's string, or the bytes as given. */
+export type ErrorSource = string | Uint8Array;
+
+/**
+ * A JSON syntax error. `offset` is a UTF-16 index into a string input, or a byte offset
+ * into bytes input; `line` and `column` are 1-based in the same units.
+ */
+export class JsonSyntaxError extends SyntaxError {
+  readonly code: ErrorCode;
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+  /** Up to 40 characters of source around the offset. */
+  readonly excerpt: string;
+
+  constructor(code: ErrorCode, offset: number, source: ErrorSource) {
+    const { line, column } = lineAndColumn(source, offset);
+    const excerpt = excerptAt(source, offset);
+    super(message(code, offset, line, column, source));
+    this.name = 'SyntaxError';
+    this.code = code;
+    this.offset = offset;
+    this.line = line;
+    this.column = column;
+    this.excerpt = excerpt;
+  }
+}
+
+export function codeName(code: number): ErrorCode {
+  const name = CODES[code];
+  if (name === undefined) throw new Error(`wasmjson: unknown error code ${code} from wasm`);
+  return name;
+}
+
+/** Error for input that cannot fit in wasm memory; not a syntax error. */
+export function outOfMemory(bytes: number): RangeError {
+  return new RangeError(
+    `wasmjson: input of ${bytes} bytes does not fit in WebAssembly memory (4 GiB address space)`,
+  );
+}
+
+function message(
+  code: ErrorCode,
+  offset: number,
+  line: number,
+  column: number,
+  source: ErrorSource,
+): string {
+  if (code === 'UNEXPECTED_END') return 'Unexpected end of JSON input';
+  const where = `at position ${offset} (line ${line} column ${column})`;
+  if (code === 'UNEXPECTED_CHARACTER') {
+    // V8 names the common mistakes of passing a non-JSON value's String() form.
+    if (typeof source === 'string' && SPECIAL_STRINGS.includes(source)) return `"${source}" is not valid JSON`;
+    return `Unexpected token '${tokenAt(source, offset)}', ${context(source, offset)} is not valid JSON`;
+  }
+  if (code === 'INVALID_UTF8') return `Invalid UTF-8 in JSON at byte ${offset} (line ${line} column ${column})`;
+  return `${PHRASES[code] ?? code} ${where}`;
+}
+
+// V8's context rule: inputs of up to 21 units are quoted whole, longer ones as the 10
+// units either side of the offset, with "..." where text was cut.
+function context(source: ErrorSource, offset: number): string {
+  const length = source.length;
+  if (length <= 21) return `"${slice(source, 0, length)}"`;
+  const from = Math.max(0, offset - 10);
+  const to = Math.min(length, offset + 10);
+  return `${from > 0 ? '...' : ''}"${slice(source, from, to)}"${to < length ? '...' : ''}`;
+}
+
+function slice(source: ErrorSource, from: number, to: number): string {
+  return typeof source === 'string' ? source.slice(from, to) : new TextDecoder().decode(source.subarray(from, to));
+}
+
+function tokenAt(source: ErrorSource, offset: number): string {
+  if (typeof source === 'string') {
+    const cp = source.codePointAt(offset);
+    return cp === undefined ? '' : String.fromCodePoint(cp);
+  }
+  // Bytes: decode the (valid) UTF-8 sequence that starts here.
+  const b = source[offset] ?? 0;
+  const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+  return new TextDecoder().decode(source.subarray(offset, offset + n));
+}
+
+function excerptAt(source: ErrorSource, offset: number): string {
+  return slice(source, Math.max(0, offset - 20), offset + 20);
+}
+
+/** 1-based line and column of `offset`, counting '\n' only up to it. */
+export function lineAndColumn(source: ErrorSource, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  if (typeof source === 'string') {
+    for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+  } else {
+    for (let i = source.indexOf(10); i !== -1 && i < offset; i = source.indexOf(10, i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

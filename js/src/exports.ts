@@ -1,0 +1,40 @@
+// The raw wasm exports, as documented in docs/BOUNDARY.md. Pointers and sizes are
+// wasm32 numbers (unsigned values arrive as signed i32 and are read with >>> 0).
+export interface WasmExports {
+  readonly memory: WebAssembly.Memory;
+  _initialize(): void;
+  wj_alloc(size: number): number;
+  wj_free(ptr: number): void;
+  wj_padding(): number;
+  wj_kernel(): number;
+  wj_error_offset(): number;
+  wj_validate(ptr: number, len: number, flags: number): number;
+}
+
+export type Flavor = 'simd128' | 'swar64';
+
+export const FLAVORS: readonly Flavor[] = ['simd128', 'swar64'];
+
+/** Input flags (cpp/core/validate.h). */
+export const FLAG_SKIP_BOM = 1;
+
+// The only import a standalone Emscripten module asks for; nothing to do on growth
+// because every view is re-checked against memory.buffer before use.
+export const IMPORTS: WebAssembly.Imports = {
+  env: { emscripten_notify_memory_growth: () => {} },
+};
+
+// (module (func (result v128) i32.const 0 i8x16.splat)): validates only where the
+// engine has SIMD128.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01,
+  0x00, 0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b,
+]);
+
+export function engineHasSimd128(): boolean {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}

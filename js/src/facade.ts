@@ -1,0 +1,116 @@
+// The package's public functions, shared by every entry point. An entry supplies how to
+// obtain the .wasm bytes on its platform; the facade owns the active codec and flavor
+// choice. The exported functions are stable: init() swaps what they call.
+import { createCodec, type Codec, type JsonInput, type ValidateOptions, type ValidationResult } from './codec.js';
+import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
+
+/** What init() and load() accept as the wasm to run. */
+export type WasmSource = string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module | Response | Promise<Response>;
+
+export interface InitOptions {
+  /** Force a kernel flavor; default: SIMD128 when the engine has it, else SWAR64. */
+  flavor?: Flavor;
+  /**
+   * The .wasm to run, for hosts that need control (CSP, custom asset paths): a URL,
+   * bytes, a compiled WebAssembly.Module or a fetch Response. Its flavor is read from it.
+   */
+  wasm?: WasmSource;
+}
+
+export interface Implementation {
+  /** The kernel flavor running now. */
+  flavor: Flavor;
+  /** Whether this engine can run the SIMD128 flavor. */
+  simd128Supported: boolean;
+}
+
+export interface Platform {
+  /** The flavor the host environment asks for (e.g. WASMJSON_FLAVOR), if any. */
+  requestedFlavor(): string | undefined;
+  /** Bytes of the packaged .wasm for a flavor, synchronously (Node only). */
+  readWasmSync?(flavor: Flavor): Uint8Array;
+  /** The packaged .wasm for a flavor. */
+  readWasm(flavor: Flavor): Promise<WasmSource>;
+}
+
+export function pickFlavor(requested: string | undefined): Flavor {
+  if (requested !== undefined && requested !== '') {
+    if (!(FLAVORS as readonly string[]).includes(requested)) {
+      throw new Error(`wasmjson: unknown flavor '${requested}' (expected one of: ${FLAVORS.join(', ')})`);
+    }
+    if (requested === 'simd128' && !engineHasSimd128()) {
+      throw new Error('wasmjson: flavor simd128 was requested but this engine has no WebAssembly SIMD128');
+    }
+    return requested as Flavor;
+  }
+  return engineHasSimd128() ? 'simd128' : 'swar64';
+}
+
+async function instantiate(source: WasmSource): Promise<WebAssembly.Instance> {
+  if (source instanceof WebAssembly.Module) return WebAssembly.instantiate(source, IMPORTS);
+  if (typeof source === 'string' || source instanceof URL) source = fetch(source);
+  if (source instanceof ArrayBuffer || source instanceof Uint8Array) {
+    return (await WebAssembly.instantiate(source as Uint8Array<ArrayBuffer>, IMPORTS)).instance;
+  }
+  const response: Response = await (source as Response | Promise<Response>);
+  if (!response.ok) throw new Error(`wasmjson: could not load ${response.url}: HTTP ${response.status}`);
+  if (typeof WebAssembly.instantiateStreaming === 'function' &&
+      response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return (await WebAssembly.instantiateStreaming(response, IMPORTS)).instance;
+  }
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
+}
+
+export function createFacade(platform: Platform) {
+  let active: Codec | undefined;
+
+  function codec(): Codec {
+    if (!active) throw new Error('wasmjson: not initialised yet; await init() first');
+    return active;
+  }
+
+  /** A new, independent codec (its own wasm instance and memory). */
+  async function load(options: InitOptions = {}): Promise<Codec> {
+    if (options.wasm !== undefined) {
+      const c = createCodec(await instantiate(options.wasm));
+      if (options.flavor && c.flavor !== options.flavor) {
+        throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${options.flavor}`);
+      }
+      return c;
+    }
+    const flavor = pickFlavor(options.flavor ?? platform.requestedFlavor());
+    return createCodec(await instantiate(await platform.readWasm(flavor)));
+  }
+
+  /** Synchronous load from the packaged files (Node only). */
+  function loadSync(options: { flavor?: Flavor } = {}): Codec {
+    if (!platform.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
+    const flavor = pickFlavor(options.flavor ?? platform.requestedFlavor());
+    const module = new WebAssembly.Module(platform.readWasmSync(flavor) as Uint8Array<ArrayBuffer>);
+    return createCodec(new WebAssembly.Instance(module, IMPORTS));
+  }
+
+  /** (Re)initialises the codec behind the package's top-level functions. */
+  async function init(options: InitOptions = {}): Promise<Implementation> {
+    active = await load(options);
+    return implementation();
+  }
+
+  function initSync(options: { flavor?: Flavor } = {}): Implementation {
+    active = loadSync(options);
+    return implementation();
+  }
+
+  function implementation(): Implementation {
+    return { flavor: codec().flavor, simd128Supported: engineHasSimd128() };
+  }
+
+  function validate(input: JsonInput): boolean;
+  function validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
+  function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
+  function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
+    return codec().validate(input, options);
+  }
+
+  return { load, loadSync, init, initSync, implementation, validate };
+}

@@ -1,0 +1,96 @@
+// Linear-memory access for one wasm instance. Every Uint8Array over wasm memory is
+// re-checked before use: anything that allocates may grow memory and detach old views.
+import { outOfMemory } from './errors.js';
+import type { WasmExports } from './exports.js';
+
+const encoder = new TextEncoder();
+
+export class Memory {
+  private view: Uint8Array;
+  readonly padding: number;
+  // One reusable input buffer. Entry points that can be re-entered (callbacks into JS)
+  // must take it with acquire() and give it back with release().
+  private scratchPtr = 0;
+  private scratchCap = 0;
+  private scratchBusy = false;
+
+  constructor(readonly wasm: WasmExports) {
+    this.view = new Uint8Array(wasm.memory.buffer);
+    this.padding = wasm.wj_padding();
+  }
+
+  /** The current view of all of linear memory. */
+  bytes(): Uint8Array {
+    if (this.view.buffer !== this.wasm.memory.buffer) this.view = new Uint8Array(this.wasm.memory.buffer);
+    return this.view;
+  }
+
+  /** A buffer of at least `size` bytes plus padding: the scratch buffer when it is free. */
+  private reserve(size: number): number {
+    if (!this.scratchBusy && size <= this.scratchCap) return this.scratchPtr;
+    return this.grow(0, 0, size);
+  }
+
+  /**
+   * A new buffer of `size` bytes plus padding holding the first `keep` bytes of `from`
+   * (0 for none); `from` is freed. A free scratch buffer is replaced by the new one.
+   */
+  private grow(from: number, keep: number, size: number): number {
+    const cap = Math.max(size, 4096);
+    const ptr = this.wasm.wj_alloc(cap + this.padding) >>> 0;
+    if (ptr === 0) throw outOfMemory(size);
+    if (keep > 0) this.bytes().copyWithin(ptr, from, from + keep);
+    if (from !== 0 && from !== this.scratchPtr) this.wasm.wj_free(from);
+    if (!this.scratchBusy) {
+      if (this.scratchPtr) this.wasm.wj_free(this.scratchPtr);
+      this.scratchPtr = ptr;
+      this.scratchCap = cap;
+    }
+    return ptr;
+  }
+
+  /**
+   * Copies input into linear memory. Strings are encoded to UTF-8 with encodeInto,
+   * bytes are copied as they are. The returned region stays valid until release().
+   */
+  acquire(input: string | Uint8Array): Region {
+    let region: Region;
+    if (typeof input === 'string') {
+      region = this.encodeString(input);
+    } else {
+      const ptr = this.reserve(input.length);
+      this.bytes().set(input, ptr);
+      region = { ptr, len: input.length, owned: ptr !== this.scratchPtr };
+    }
+    if (!region.owned) this.scratchBusy = true;
+    return region;
+  }
+
+  release(region: Region): void {
+    if (region.owned) this.wasm.wj_free(region.ptr);
+    else this.scratchBusy = false;
+  }
+
+  private encodeString(text: string): Region {
+    // Most JSON is ASCII: try the string's own length first, and only if encodeInto
+    // runs out of room grow to the worst case for what is left (3 bytes per unit).
+    let cap = text.length;
+    let ptr = this.reserve(cap);
+    let { read, written } = encoder.encodeInto(text, this.bytes().subarray(ptr, ptr + cap));
+    if (read < text.length) {
+      const need = written + (text.length - read) * 3;
+      ptr = this.grow(ptr, written, need);
+      cap = need;
+      const rest = encoder.encodeInto(text.slice(read), this.bytes().subarray(ptr + written, ptr + cap));
+      written += rest.written;
+    }
+    return { ptr, len: written, owned: ptr !== this.scratchPtr };
+  }
+}
+
+export interface Region {
+  ptr: number;
+  len: number;
+  /** Allocated for this call only (the scratch buffer was busy): freed on release. */
+  owned: boolean;
+}

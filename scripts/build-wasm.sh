@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds dist/wasmjson-simd128.wasm and dist/wasmjson-swar64.wasm with Emscripten.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=$(tr -d '[:space:]' < emsdk.lock)
+have=$(emcc --version | head -n1 | sed -E 's/.* ([0-9]+\.[0-9]+\.[0-9]+).*/\1/')
+if [ "$have" != "$want" ]; then
+  echo "build-wasm: WARNING: emcc is $have but emsdk.lock pins $want; output may differ" >&2
+fi
+
+# emcc's JS optimizer needs Debian's acorn.
+export NODE_PATH=/usr/share/nodejs
+emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/wasm -j2
+ls -l dist/*.wasm

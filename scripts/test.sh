@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The test command (README): sets up, builds, then runs every suite and ends with one
+# plain line "N passed, N failed". Exits non-zero on any failure.
+#   C++:   GoogleTest via ctest, every test against every kernel; again under ASan/UBSan.
+#   JS:    vitest, Node and headless Chromium projects, both wasm flavors.
+#   Smoke: the built package on the machine's Node 20 (import, require, validate).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+mkdir -p build
+passed=0
+failed=0
+
+bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+export PATH="$root/node_modules/.bin:$PATH"
+bash scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+
+# ctest prints "X% tests passed, F tests failed out of T".
+run_ctest() {
+  local dir=$1
+  shift
+  if ! cmake -S . -B "$dir" "$@" >/dev/null || ! cmake --build "$dir" -j2 >/dev/null; then
+    echo "C++ build in $dir failed"
+    failed=$((failed + 1))
+    return
+  fi
+  ctest --test-dir "$dir" -j2 --output-on-failure 2>&1 | tee build/ctest.log | tail -n 15
+  local line total bad
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' build/ctest.log | tail -n1)
+  if [ -z "$line" ]; then
+    failed=$((failed + 1))
+    return
+  fi
+  bad=$(echo "$line" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
+  total=$(echo "$line" | sed -E 's/.* failed out of ([0-9]+).*/\1/')
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+}
+
+echo "== C++ tests (scalar, swar64, simd128 kernels)"
+run_ctest build/native -DCMAKE_BUILD_TYPE=Release
+echo "== C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+run_ctest build/native-asan -DCMAKE_BUILD_TYPE=Debug -DWASMJSON_SANITIZE=ON
+
+echo "== JS tests (vitest: node + chromium, both flavors)"
+rm -f build/vitest.json
+node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
+if [ -f build/vitest.json ]; then
+  counts=$(node -e '
+    const r = JSON.parse(require("fs").readFileSync("build/vitest.json", "utf8"));
+    // A spec file that fails to load has no failed tests but is a failure.
+    const brokenFiles = r.testResults.filter((f) => f.status === "failed" && f.assertionResults.every((a) => a.status !== "failed")).length;
+    console.log(r.numPassedTests, r.numFailedTests + brokenFiles + (r.numTotalTests === 0 ? 1 : 0));')
+  passed=$((passed + ${counts% *}))
+  failed=$((failed + ${counts#* }))
+else
+  echo "vitest wrote no results"
+  failed=$((failed + 1))
+fi
+
+echo "== Smoke test on the machine's Node $(/usr/bin/node --version 2>/dev/null || echo missing)"
+for f in tests/smoke/smoke.mjs tests/smoke/smoke.cjs; do
+  if /usr/bin/node "$f"; then passed=$((passed + 1)); else echo "FAILED: $f"; failed=$((failed + 1)); fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,35 @@
+// The top-level functions, flavor choice and init() options, in every environment.
+import { describe, expect, it } from 'vitest';
+import * as wasmjson from 'wasmjson';
+import { codecFor } from './support/flavors.js';
+
+describe('package entry', () => {
+  it('is ready at import and picks SIMD128 where the engine has it', () => {
+    const impl = wasmjson.implementation();
+    expect(impl.simd128Supported).toBe(true);
+    expect(impl.flavor).toBe('simd128');
+    expect(wasmjson.validate('{"ok":true}')).toBe(true);
+  });
+
+  it('init() switches the flavor behind the same functions', async () => {
+    const validate = wasmjson.validate;
+    expect((await wasmjson.init({ flavor: 'swar64' })).flavor).toBe('swar64');
+    expect(wasmjson.implementation().flavor).toBe('swar64');
+    expect(validate('[1,2]')).toBe(true);
+    expect((await wasmjson.init()).flavor).toBe('simd128');
+  });
+
+  it('init({ wasm }) accepts a compiled WebAssembly.Module and reads its flavor', async () => {
+    const codec = await codecFor('swar64');
+    expect(codec.flavor).toBe('swar64');
+    await expect(wasmjson.init({ flavor: 'nope' as never })).rejects.toThrow(/unknown flavor 'nope'/);
+  });
+
+  it('load() gives independent instances', async () => {
+    const a = await wasmjson.load({ flavor: 'swar64' });
+    const b = await wasmjson.load({ flavor: 'simd128' });
+    expect([a.flavor, b.flavor]).toEqual(['swar64', 'simd128']);
+    expect(a.validate('[')).toBe(false);
+    expect(b.validate('[]')).toBe(true);
+  });
+});

@@ -1,0 +1,83 @@
+// Node-only checks of the built files: the SWAR64 flavor has no SIMD opcode, the
+// flavor can be forced by environment, and CommonJS works synchronously.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const dist = root + 'dist/';
+
+function runNode(code: string, env: Record<string, string> = {}, type: 'module' | 'commonjs' = 'module') {
+  return execFileSync(process.execPath, [type === 'module' ? '--input-type=module' : '--input-type=commonjs', '-e', code], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  }).trim();
+}
+
+describe('built wasm files', () => {
+  it('SWAR64 validates on an engine with SIMD turned off; SIMD128 does not', () => {
+    // wabt's validator with the SIMD proposal disabled: any v128 opcode or type fails it.
+    execFileSync('wasm-validate', ['--disable-simd', dist + 'wasmjson-swar64.wasm']);
+    expect(() => execFileSync('wasm-validate', ['--disable-simd', dist + 'wasmjson-simd128.wasm'], { stdio: 'pipe' })).toThrow();
+  });
+
+  it('SWAR64 contains no 0xFD-prefixed (SIMD) instruction in its disassembly', () => {
+    const text = execFileSync('wasm-objdump', ['-d', dist + 'wasmjson-swar64.wasm'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(text).toMatch(/i64\.load/);
+    expect(text).not.toMatch(/v128|i8x16|i16x8|i32x4|i64x2|f32x4|f64x2/);
+    const simd = execFileSync('wasm-objdump', ['-d', dist + 'wasmjson-simd128.wasm'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(simd).toMatch(/i8x16\.bitmask/);
+  });
+
+  it('each module imports only the memory-growth notification', () => {
+    for (const flavor of ['simd128', 'swar64']) {
+      const module = new WebAssembly.Module(readFileSync(`${dist}wasmjson-${flavor}.wasm`));
+      expect(WebAssembly.Module.imports(module)).toEqual([
+        { module: 'env', name: 'emscripten_notify_memory_growth', kind: 'function' },
+      ]);
+    }
+  });
+});
+
+describe('Node entry points', () => {
+  it('WASMJSON_FLAVOR forces a flavor at import', () => {
+    const code = "import('wasmjson').then(m => console.log(m.implementation().flavor))";
+    expect(runNode(code, { WASMJSON_FLAVOR: 'swar64' })).toBe('swar64');
+    expect(runNode(code, { WASMJSON_FLAVOR: 'simd128' })).toBe('simd128');
+    expect(runNode(code, { WASMJSON_FLAVOR: '' })).toBe('simd128');
+    expect(() => runNode(code, { WASMJSON_FLAVOR: 'avx512' })).toThrow(/unknown flavor 'avx512'/);
+  });
+
+  it('require() works synchronously and exposes the same API', () => {
+    const out = runNode(
+      "const w = require('wasmjson'); console.log(typeof w.validate, w.validate('[1]'), w.validate('[1'), w.implementation().flavor, typeof w.JsonSyntaxError)",
+      {},
+      'commonjs',
+    );
+    expect(out).toBe('function true false simd128 function');
+  });
+
+  it('init({ wasm }) takes bytes or a compiled module and reports its flavor', async () => {
+    const { init, implementation, load } = await import('wasmjson');
+    const bytes = readFileSync(dist + 'wasmjson-swar64.wasm');
+    expect((await init({ wasm: new Uint8Array(bytes) })).flavor).toBe('swar64');
+    expect(implementation().flavor).toBe('swar64');
+    const module = new WebAssembly.Module(readFileSync(dist + 'wasmjson-simd128.wasm'));
+    expect((await load({ wasm: module })).flavor).toBe('simd128');
+    await expect(load({ wasm: module, flavor: 'swar64' })).rejects.toThrow(/is the simd128 flavor, not swar64/);
+    await expect(load({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) })).rejects.toThrow();
+    await init();
+    expect(implementation().flavor).toBe('simd128');
+  });
+
+  it('package.json exports map resolves every condition to a built file', () => {
+    const pkg = JSON.parse(readFileSync(root + 'package.json', 'utf8'));
+    const dot = pkg.exports['.'];
+    for (const rel of [dot.types, dot.node.import, dot.node.require, dot.browser, dot.default]) {
+      expect(() => readFileSync(root + rel), rel).not.toThrow();
+    }
+    expect(pkg.dependencies ?? {}).toEqual({});
+  });
+});

@@ -1,0 +1,236 @@
+// validate(): accepts exactly what JSON.parse accepts (string input) and what
+// JSON.parse(new TextDecoder().decode(bytes)) accepts for well-formed UTF-8 (bytes
+// input), rejects invalid UTF-8, and says why with V8's messages.
+import { describe, expect, it } from 'vitest';
+import { haveShared, listShared, readShared } from '#files';
+import { JsonSyntaxError } from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+function nativeAccepts(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function nativeMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error(`JSON.parse accepted ${text}`);
+}
+
+// Each is short enough that V8 quotes the whole input in "Unexpected token" messages.
+const INVALID = [
+  '', '   ', '[', '[1,', '{"a":1', 'x', '[1,]', '{,}', '{"a":1,}', '{"a" 1}', '{"a":1 "b":2}', '[1 2]', '"abc',
+  '"a\u0001"', '"\\x"', '"\\u12g4"', '"\\u12', '-', '-a', '1e', '1e+', '1.', '1.e5', '01', '-01', '1 2', '{} x',
+  'tru', 'trux', 'nul', 'falsy', '\ufeff{}', '[1]\u0000', '"\\', '{"a"', '{"a":', '[-]', '\u00e9', '[1,,2]',
+  '{"a":1}}', '[[]', '{"a":{"b":[1,{"c":tru}]}}', 'NaN', 'Infinity', '+1', '.5', '0x10', 'undefined', '[object Object]', "'a'", '[1,2', '\n\n  [1,\n  x]',
+  '{"é": é}', '"\ud800\u0001"', '{"a":1,"b"}',
+];
+
+const VALID = [
+  '0', '-0', '1.5e+10', '-0.0e-0', '123456789012345678901234567890', '1e999', 'true', 'false', 'null', '""',
+  '"a\\u00e9\\n\\"\\\\\\/\\b\\f\\r\\t"', '[]', '{}', ' [ 1 , 2 ] ', '{"a":{"b":[null,{}]}}', '\t\r\n 7 \n',
+  '"é€😀"', '"\\ud800"', '"\\udc00\\ud800"', '{"__proto__":1}', '"\ud800"', '"a\udfffb"', '[' + '"x",'.repeat(1000) + '1]',
+];
+
+for (const flavor of FLAVORS) {
+  describe(`validate (${flavor})`, async () => {
+    const codec = await codecFor(flavor);
+
+    it('runs the requested flavor', () => {
+      expect(codec.flavor).toBe(flavor);
+    });
+
+    it('accepts what JSON.parse accepts, from strings and bytes', () => {
+      for (const text of VALID) {
+        expect(nativeAccepts(text), text).toBe(true);
+        expect(codec.validate(text), text).toBe(true);
+        if (text.isWellFormed()) expect(codec.validate(utf8(text)), text).toBe(true);
+      }
+    });
+
+    it('rejects what JSON.parse rejects, with the same message', () => {
+      for (const text of INVALID) {
+        expect(codec.validate(text), text).toBe(false);
+        expect(codec.validate(utf8(text)), text).toBe(text.startsWith('\ufeff'));
+        const result = codec.validate(text, { explain: true });
+        expect(result.valid).toBe(false);
+        expect(result.error).toBeInstanceOf(JsonSyntaxError);
+        expect(result.error).toBeInstanceOf(SyntaxError);
+        expect(result.error!.message, text).toBe(nativeMessage(text));
+      }
+    });
+
+    it('reports offsets as UTF-16 indices for strings and byte offsets for bytes', () => {
+      const text = '{"ключ": "значение",\n "b": [1, 2,, 3]}';
+      const r = codec.validate(text, { explain: true });
+      expect(r.error!.offset).toBe(text.indexOf(',,') + 1);
+      expect(r.error!.line).toBe(2);
+      expect(r.error!.column).toBe(' "b": [1, 2,'.length + 1);
+      expect(r.error!.code).toBe('UNEXPECTED_CHARACTER');
+      const bytes = utf8(text);
+      const rb = codec.validate(bytes, { explain: true });
+      expect(rb.error!.offset).toBe(bytes.indexOf(0x2c, bytes.indexOf(0x32)) + 1);
+      expect(rb.error!.line).toBe(2);
+      expect(rb.error!.excerpt).toContain('2,, 3');
+      // Astral characters count as two UTF-16 units.
+      const astral = '["😀😀", x]';
+      expect(codec.validate(astral, { explain: true }).error!.offset).toBe(astral.indexOf('x'));
+    });
+
+    it('explains success too', () => {
+      expect(codec.validate('[1]', { explain: true })).toEqual({ valid: true });
+    });
+
+    it('accepts every byte container: Uint8Array, subarray, ArrayBuffer, DataView', () => {
+      const bytes = utf8('xx[1, {"a": "b"}]yy');
+      expect(codec.validate(bytes)).toBe(false);
+      expect(codec.validate(bytes.subarray(2, bytes.length - 2))).toBe(true);
+      expect(codec.validate(bytes.slice(2, -2).buffer)).toBe(true);
+      expect(codec.validate(new DataView(bytes.buffer, 2, bytes.length - 4))).toBe(true);
+      expect(codec.validate(new Uint8Array(0))).toBe(false);
+    });
+
+    it('throws a TypeError for anything that is not a string or bytes', () => {
+      for (const bad of [undefined, null, 1, true, {}, [], () => 1, Symbol('x'), 10n, new Uint16Array(2).buffer.constructor]) {
+        expect(() => codec.validate(bad as never)).toThrow(TypeError);
+      }
+      expect(() => codec.validate(42 as never)).toThrow(/expected a string, Uint8Array/);
+    });
+
+    it('rejects invalid UTF-8 in bytes input with the byte offset', () => {
+      const cases: [number[], number][] = [
+        [[0x22, 0xc3, 0x22], 1],
+        [[0x22, 0x61, 0xed, 0xa0, 0x80, 0x22], 2],
+        [[0x22, 0xf4, 0x90, 0x80, 0x80, 0x22], 1],
+        [[0x22, 0xc0, 0xaf, 0x22], 1],
+        [[0x5b, 0x22, 0x61, 0xff, 0x22, 0x5d], 3],
+        [[0x22, 0xe2, 0x82], 1],
+      ];
+      for (const [bytes, offset] of cases) {
+        const r = codec.validate(new Uint8Array(bytes), { explain: true });
+        expect(r.valid).toBe(false);
+        expect(r.error!.code).toBe('INVALID_UTF8');
+        expect(r.error!.offset).toBe(offset);
+      }
+    });
+
+    it('skips one UTF-8 byte order mark on bytes input only', () => {
+      expect(codec.validate(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]))).toBe(true);
+      expect(codec.validate(new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x7b, 0x7d]))).toBe(false);
+      expect(codec.validate('\ufeff{}')).toBe(false);
+    });
+
+    it('handles nesting 1,000,000 deep without recursion', () => {
+      const n = 1_000_000;
+      const deep = '['.repeat(n) + ']'.repeat(n);
+      expect(codec.validate(deep)).toBe(true);
+      expect(codec.validate(utf8(deep))).toBe(true);
+      expect(codec.validate('{"a":'.repeat(n) + '1' + '}'.repeat(n))).toBe(true);
+      expect(codec.validate('['.repeat(n) + ']'.repeat(n - 1))).toBe(false);
+    });
+
+    it('keeps working across memory growth and many calls', () => {
+      const big = '[' + '{"k":"vvvvvvvvvvvvvvvv","n":12345.678},'.repeat(400_000) + '1]';
+      expect(codec.validate(big)).toBe(true);
+      expect(codec.validate(utf8(big))).toBe(true);
+      for (let i = 0; i < 2000; i++) expect(codec.validate(`[${i}]`)).toBe(true);
+      expect(codec.validate(big.slice(0, -1))).toBe(false);
+    });
+
+    it('never throws on random strings and bytes, and agrees with JSON.parse', () => {
+      let seed = 12345;
+      const rnd = (n: number) => {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        return seed % n;
+      };
+      const pieces = ['{', '}', '[', ']', ',', ':', '"', '\\', 'u', '0', '1', '-', '.', 'e', 'true', 'null', ' ', '\n', 'é', '\ud800', 'a'];
+      for (let i = 0; i < 5000; i++) {
+        let s = '';
+        const len = rnd(12);
+        for (let j = 0; j < len; j++) s += pieces[rnd(pieces.length)];
+        expect(codec.validate(s), s).toBe(nativeAccepts(s));
+        const bytes = new Uint8Array(rnd(8));
+        for (let j = 0; j < bytes.length; j++) bytes[j] = rnd(256);
+        expect(typeof codec.validate(bytes)).toBe('boolean');
+      }
+    });
+
+    it('JSONTestSuite: y_ accepted, n_ rejected, i_ as documented', async () => {
+      const names = await listShared('conformance/JSONTestSuite-parsing');
+      if (!names) {
+        console.log('../shared/conformance not present: JSONTestSuite cases skipped');
+        return;
+      }
+      let y = 0;
+      let n = 0;
+      const decoder = new TextDecoder('utf-8', { fatal: true });
+      for (const name of names) {
+        const bytes = await readShared(`conformance/JSONTestSuite-parsing/${name}`);
+        const ok = codec.validate(bytes);
+        if (name.startsWith('y_')) {
+          y++;
+          expect(ok, name).toBe(true);
+        } else if (name.startsWith('n_')) {
+          n++;
+          expect(ok, name).toBe(false);
+        } else {
+          // docs/BOUNDARY.md: valid grammar in well-formed UTF-8 is accepted; bytes that
+          // are not well-formed UTF-8 are rejected.
+          let wellFormed = true;
+          try {
+            decoder.decode(bytes);
+          } catch {
+            wellFormed = false;
+          }
+          expect(ok, name).toBe(wellFormed && nativeAccepts(new TextDecoder().decode(bytes)));
+        }
+        // String input agrees with JSON.parse wherever the file is text.
+        let text: string | undefined;
+        try {
+          text = decoder.decode(bytes);
+        } catch {
+          text = undefined;
+        }
+        if (text !== undefined && !(bytes[0] === 0xef && bytes[1] === 0xbb)) {
+          expect(codec.validate(text), name).toBe(nativeAccepts(text));
+        }
+      }
+      expect(y).toBe(95);
+      expect(n).toBe(188);
+    });
+
+    it('accepts every corpus file and rejects it cut short', async () => {
+      const names = await listShared('corpus');
+      if (!names) {
+        console.log('../shared/corpus not present: corpus cases skipped');
+        return;
+      }
+      for (const name of names.filter((f) => f.endsWith('.json'))) {
+        const bytes = await readShared(`corpus/${name}`);
+        expect(codec.validate(bytes), name).toBe(true);
+        const cut = bytes.subarray(0, Math.floor(bytes.length * 0.9));
+        const text = new TextDecoder().decode(bytes);
+        expect(codec.validate(text), name).toBe(true);
+        const r = codec.validate(cut, { explain: true });
+        expect(r.valid, name).toBe(false);
+        const tcut = text.slice(0, Math.floor(text.length * 0.9));
+        expect(codec.validate(tcut, { explain: true }).error!.message, name).toBe(nativeMessage(tcut));
+      }
+    });
+  });
+}
+
+describe('package entry', () => {
+  it('has shared data or says so', async () => {
+    expect(typeof (await haveShared())).toBe('boolean');
+  });
+});
