@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../core/parse.h"
 #include "../core/validate.h"
 
 #if defined(WASMJSON_KERNEL_SIMD128)
@@ -22,8 +23,23 @@ using active_kernel = wasmjson::scalar_kernel;
 namespace {
 // Offset of the last error; read by JS right after a call that failed.
 size_t g_error_offset = 0;
-// Reused across calls; validation never calls back into JS, so it cannot be re-entered.
+// Reused across calls. No export calls back into JS, so none can be re-entered while
+// these are in use; JS finishes reading a tape before it runs any user code.
 wasmjson::byte_stack g_stack;
+wasmjson::tape_buffers g_tape;
+wasmjson::key_table g_keys;
+
+// What wj_parse reports, read by JS as consecutive u32 values (docs/BOUNDARY.md).
+struct parse_report {
+  uint32_t code;
+  uint32_t error_offset;
+  uint32_t tape;        // pointer to the first tape word
+  uint32_t tape_words;  // number of words
+  uint32_t numbers;     // pointer to the float64 numbers (8-byte aligned)
+  uint32_t utf16;       // pointer to the UTF-16 side buffer (2-byte aligned)
+  uint32_t keys_reset;  // 1 when the key table was cleared before this document
+};
+parse_report g_report;
 }  // namespace
 
 // Memory owned by JS until passed to wj_free. Returns 0 when memory cannot grow.
@@ -54,3 +70,26 @@ WJ_EXPORT uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags) {
   g_error_offset = r.offset;
   return static_cast<uint32_t>(r.code);
 }
+
+// Parses data[0..len) into the tape. Same buffer contract as wj_validate. Returns a
+// pointer to a parse_report; the tape stays valid until the next wj_parse call.
+WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags) {
+  std::memset(data + len, 0, wasmjson::kPadding);
+  g_report.keys_reset = g_keys.reset_if_full() ? 1 : 0;
+  wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys);
+  if (!r.ok()) {
+    // Keys interned by a failed parse never reached JS: forget them all.
+    g_keys.reset();
+    g_report.keys_reset = 1;
+  }
+  g_report.code = static_cast<uint32_t>(r.code);
+  g_report.error_offset = static_cast<uint32_t>(r.offset);
+  g_report.tape = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.words.data()));
+  g_report.tape_words = static_cast<uint32_t>(g_tape.words.size());
+  g_report.numbers = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.numbers.data()));
+  g_report.utf16 = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.utf16.data()));
+  return &g_report;
+}
+
+// Forgets every interned key (JS drops its key strings at the same time).
+WJ_EXPORT void wj_reset_keys() { g_keys.reset(); }

@@ -7,9 +7,10 @@
 // checks; a scan that stops at or past `end` is an unexpected end of input.
 //
 // Sink contract (all members return bool; false means "out of memory" and aborts):
-//   begin_object(pos) / end_object()   begin_array(pos) / end_array()
-//   key(const string_span&)            string(const string_span&)
-//   number(const number_span&)         literal(literal_kind, pos)
+//   begin_object(pos16) / end_object()   begin_array(pos16) / end_array()
+//   key(const string_span&)              string(const string_span&)
+//   number(const number_span&)           literal(literal_kind, pos16)
+// Positions given to sinks are UTF-16 indices (see string_span).
 // Sinks for validation are empty and inline away entirely.
 #pragma once
 #include <cstddef>
@@ -22,18 +23,23 @@
 
 namespace wasmjson {
 
-// A string's content between its quotes, still escaped.
+// A string's content between its quotes, still escaped. The *16 fields are the same
+// places as UTF-16 indices into the decoded document (what JS string offsets are).
 struct string_span {
   const uint8_t* begin;  // first byte after the opening quote
   const uint8_t* end;    // the closing quote
-  bool has_escape;       // contains at least one backslash escape
-  bool has_non_ascii;    // contains at least one byte >= 0x80
+  size_t begin16;
+  size_t end16;
+  bool has_escape;     // contains at least one backslash escape
+  bool has_non_ascii;  // contains at least one byte >= 0x80
 };
 
-// A number's source text, syntax already checked.
+// A number's source text, syntax already checked. Numbers are ASCII, so its UTF-16
+// end is begin16 + (end - begin).
 struct number_span {
   const uint8_t* begin;
   const uint8_t* end;
+  size_t begin16;
   bool is_integer;  // no fraction and no exponent
 };
 
@@ -78,7 +84,9 @@ class reader {
   // Offsets are reported relative to `begin`; reading starts at begin + start (past a
   // byte order mark the caller chose to skip).
   reader(const uint8_t* begin, size_t len, Sink& sink, byte_stack& stack, size_t start = 0)
-      : begin_(begin), end_(begin + len), start_(begin + start), sink_(sink), stack_(stack) {}
+      : begin_(begin), end_(begin + len), start_(begin + start), sink_(sink), stack_(stack),
+        // A skipped BOM is 3 bytes but one UTF-16 unit (TextDecoder with ignoreBOM keeps it).
+        delta16_(start == 3 ? 2 : 0) {}
 
   result run() {
     const uint8_t* p = start_;
@@ -90,7 +98,7 @@ class reader {
   value:
     switch (*p) {
       case '{':
-        if (!stack_.push(kObject) || !sink_.begin_object(pos(p))) return oom(p);
+        if (!stack_.push(kObject) || !sink_.begin_object(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == '}') {
           ++p;
@@ -101,7 +109,7 @@ class reader {
         if (*p != '"') return fail(error_code::expected_property_name_or_brace, p);
         goto object_key;
       case '[':
-        if (!stack_.push(kArray) || !sink_.begin_array(pos(p))) return oom(p);
+        if (!stack_.push(kArray) || !sink_.begin_array(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == ']') {
           ++p;
@@ -119,17 +127,17 @@ class reader {
       }
       case 't':
         if (!match4(p, 't', 'r', 'u', 'e')) return fail_literal(p, "true");
-        if (!sink_.literal(literal_kind::true_value, pos(p))) return oom(p);
+        if (!sink_.literal(literal_kind::true_value, pos16(p))) return oom(p);
         p += 4;
         goto after_value;
       case 'f':
         if (!(match4(p, 'f', 'a', 'l', 's') && p[4] == 'e')) return fail_literal(p, "false");
-        if (!sink_.literal(literal_kind::false_value, pos(p))) return oom(p);
+        if (!sink_.literal(literal_kind::false_value, pos16(p))) return oom(p);
         p += 5;
         goto after_value;
       case 'n':
         if (!match4(p, 'n', 'u', 'l', 'l')) return fail_literal(p, "null");
-        if (!sink_.literal(literal_kind::null_value, pos(p))) return oom(p);
+        if (!sink_.literal(literal_kind::null_value, pos16(p))) return oom(p);
         p += 4;
         goto after_value;
       case '-': case '0': case '1': case '2': case '3': case '4':
@@ -193,6 +201,8 @@ class reader {
 
  private:
   size_t pos(const uint8_t* p) const { return static_cast<size_t>(p - begin_); }
+  // Valid outside strings, where delta16_ is up to date.
+  size_t pos16(const uint8_t* p) const { return pos(p) - delta16_; }
 
   // Every failure funnels through here. As in V8, reaching the end of input (the zero
   // padding) where a value or token was expected is "unexpected end"; the specific
@@ -235,6 +245,7 @@ class reader {
   // quote, or nullptr after recording the error.
   const uint8_t* read_string(const uint8_t* p, string_span& s) {
     s.begin = ++p;
+    s.begin16 = pos16(p);
     s.has_escape = false;
     s.has_non_ascii = false;
     for (;;) {
@@ -247,6 +258,7 @@ class reader {
       uint8_t c = *p;
       if (c == '"') {
         s.end = p;
+        s.end16 = pos16(p);
         return p + 1;
       }
       if (c == '\\') {
@@ -283,6 +295,8 @@ class reader {
           return nullptr;
         }
         p += n;
+        // n bytes become one UTF-16 unit, or two (a surrogate pair) for 4-byte sequences.
+        delta16_ += n - 1 - (n == 4);
       } while (*p >= 0x80);
     }
   }
@@ -292,6 +306,7 @@ class reader {
   const uint8_t* read_number(const uint8_t* p, number_span& n) {
     using detail::is_digit;
     n.begin = p;
+    n.begin16 = pos16(p);
     n.is_integer = true;
     if (*p == '-') {
       ++p;
@@ -340,6 +355,7 @@ class reader {
   const uint8_t* start_;
   Sink& sink_;
   byte_stack& stack_;
+  size_t delta16_;  // UTF-8 bytes so far minus UTF-16 units so far
   result error_{error_code::ok, 0};
 };
 

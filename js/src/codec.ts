@@ -1,7 +1,9 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
+import { buildValue, KeyCache, type ParseRecord } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { FLAG_SKIP_BOM, type Flavor, type WasmExports } from './exports.js';
+import { FLAG_NO_KEY_INTERNING, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { Memory } from './memory.js';
+import { revive, type Reviver } from './revive.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -16,8 +18,15 @@ export interface ValidateOptions {
   explain?: boolean;
 }
 
+export interface ParseOptions {
+  /** Called as JSON.parse calls a reviver (with the source-text context argument). */
+  reviver?: Reviver;
+}
+
 export interface Codec {
   readonly flavor: Flavor;
+  /** JSON.parse, from a string or UTF-8 bytes. */
+  parse(text: unknown, reviver?: Reviver | ParseOptions | null): any;
   validate(input: JsonInput): boolean;
   validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
   validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
@@ -32,6 +41,52 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   const flavor = KERNELS[wasm.wj_kernel()];
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
   const memory = new Memory(wasm);
+  const keys = new KeyCache();
+  // ignoreBOM keeps a leading U+FEFF, so tape offsets (which count it) line up.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+  function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
+    const input = toParseInput(text);
+    const reviver = pickReviver(reviverOrOptions);
+    const isString = typeof input === 'string';
+    // Lone surrogates in a string input survive only in the JS string itself.
+    const illFormed = isString && !input.isWellFormed();
+    let flags = isString ? 0 : FLAG_SKIP_BOM;
+    if (reviver) flags |= FLAG_WITH_SOURCE;
+    if (illFormed) flags |= FLAG_NO_KEY_INTERNING;
+    const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
+    const region = memory.acquire(input);
+    let value: unknown;
+    try {
+      const report = (wasm.wj_parse(region.ptr, region.len, flags) >>> 0) >> 2;
+      const { i32, f64, u16 } = memory.wide();
+      if (i32[report + 6]) keys.clear();
+      const code = i32[report];
+      if (code !== 0) throw failure(code, i32[report + 1] >>> 0, input, region.len);
+      const start = (i32[report + 2] >>> 0) >> 2;
+      const tape = {
+        words: i32,
+        start,
+        end: start + (i32[report + 3] >>> 0),
+        numbers: f64,
+        numbersStart: (i32[report + 4] >>> 0) >> 3,
+        utf16: u16,
+        utf16Start: (i32[report + 5] >>> 0) >> 1,
+      };
+      const source = isString ? input : decodeBytes(decoder, input);
+      try {
+        value = buildValue(tape, source, keys, records, illFormed);
+      } catch (e) {
+        // Some new keys may not have reached the cache: forget them all on both sides.
+        wasm.wj_reset_keys();
+        keys.clear();
+        throw e;
+      }
+    } finally {
+      memory.release(region);
+    }
+    return reviver ? revive(value, records!.root, reviver) : value;
+  }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const bytesOrText = asInput(input, 'validate');
@@ -50,16 +105,51 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     return { valid: false, error: syntaxError(code, offset, bytesOrText) };
   }
 
-  return { flavor, validate: validate as Codec['validate'] };
+  return { flavor, parse, validate: validate as Codec['validate'] };
 }
 
-/** Strings stay strings; every kind of byte container becomes a Uint8Array view. */
-function asInput(input: unknown, fn: string): string | Uint8Array {
-  if (typeof input === 'string') return input;
+/** Byte containers (Uint8Array, Buffer, ArrayBuffer, DataView) as a Uint8Array, else undefined. */
+function asBytes(input: unknown): Uint8Array | undefined {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof DataView || input instanceof Uint8ClampedArray) {
+    return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  }
   if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return new Uint8Array(input);
+  return undefined;
+}
+
+/** parse(): strings and bytes as they are; anything else through ToString, as JSON.parse does. */
+function toParseInput(input: unknown): string | Uint8Array {
+  if (typeof input === 'string') return input;
+  return asBytes(input) ?? `${input as string}`;
+}
+
+function pickReviver(arg: unknown): Reviver | undefined {
+  if (typeof arg === 'function') return arg as Reviver;
+  if (arg !== null && typeof arg === 'object') {
+    const r = (arg as ParseOptions).reviver;
+    if (typeof r === 'function') return r;
+  }
+  return undefined;
+}
+
+function decodeBytes(decoder: TextDecoder, bytes: Uint8Array): string {
+  // TextDecoder refuses views of shared memory.
+  if (typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer) bytes = bytes.slice();
+  return decoder.decode(bytes);
+}
+
+function failure(code: number, byteOffset: number, source: ErrorSource, bytes: number): Error {
+  if (code === OUT_OF_MEMORY) return outOfMemory(bytes);
+  return syntaxError(code, byteOffset, source);
+}
+
+/** Strings stay strings; byte containers become a Uint8Array view; others are refused. */
+function asInput(input: unknown, fn: string): string | Uint8Array {
+  if (typeof input === 'string') return input;
+  const bytes = asBytes(input);
+  if (bytes) return bytes;
   throw new TypeError(
     `wasmjson.${fn}: expected a string, Uint8Array, Buffer, ArrayBuffer or DataView, got ${describe(input)}`,
   );

@@ -115,7 +115,8 @@ function message(
 ): string {
   if (code === 'UNEXPECTED_END') return 'Unexpected end of JSON input';
   const where = `at position ${offset} (line ${line} column ${column})`;
-  if (code === 'UNEXPECTED_CHARACTER') {
+  // V8 reports a backslash before a non-ASCII character as an unexpected token.
+  if (code === 'UNEXPECTED_CHARACTER' || (code === 'BAD_ESCAPE' && tokenAt(source, offset).charCodeAt(0) >= 0x80)) {
     // V8 names the common mistakes of passing a non-JSON value's String() form.
     if (typeof source === 'string' && SPECIAL_STRINGS.includes(source)) return `"${source}" is not valid JSON`;
     return `Unexpected token '${tokenAt(source, offset)}', ${context(source, offset)} is not valid JSON`;
@@ -139,14 +140,11 @@ function slice(source: ErrorSource, from: number, to: number): string {
 }
 
 function tokenAt(source: ErrorSource, offset: number): string {
-  if (typeof source === 'string') {
-    const cp = source.codePointAt(offset);
-    return cp === undefined ? '' : String.fromCodePoint(cp);
-  }
-  // Bytes: decode the (valid) UTF-8 sequence that starts here.
+  // One UTF-16 code unit, as V8 shows it (half of a surrogate pair for astral characters).
+  if (typeof source === 'string') return source.charAt(offset);
   const b = source[offset] ?? 0;
   const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-  return new TextDecoder().decode(source.subarray(offset, offset + n));
+  return new TextDecoder().decode(source.subarray(offset, offset + n)).charAt(0);
 }
 
 function excerptAt(source: ErrorSource, offset: number): string {

@@ -9,14 +9,19 @@ export interface WasmExports {
   wj_kernel(): number;
   wj_error_offset(): number;
   wj_validate(ptr: number, len: number, flags: number): number;
+  /** Returns a pointer to the parse report (docs/BOUNDARY.md). */
+  wj_parse(ptr: number, len: number, flags: number): number;
+  wj_reset_keys(): void;
 }
 
 export type Flavor = 'simd128' | 'swar64';
 
 export const FLAVORS: readonly Flavor[] = ['simd128', 'swar64'];
 
-/** Input flags (cpp/core/validate.h). */
+/** Input flags (cpp/core/validate.h, cpp/core/parse.h). */
 export const FLAG_SKIP_BOM = 1;
+export const FLAG_WITH_SOURCE = 2;
+export const FLAG_NO_KEY_INTERNING = 4;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked against memory.buffer before use.

@@ -1,7 +1,15 @@
 // The package's public functions, shared by every entry point. An entry supplies how to
 // obtain the .wasm bytes on its platform; the facade owns the active codec and flavor
 // choice. The exported functions are stable: init() swaps what they call.
-import { createCodec, type Codec, type JsonInput, type ValidateOptions, type ValidationResult } from './codec.js';
+import {
+  createCodec,
+  type Codec,
+  type JsonInput,
+  type ParseOptions,
+  type ValidateOptions,
+  type ValidationResult,
+} from './codec.js';
+import type { Reviver } from './revive.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
 
 /** What init() and load() accept as the wasm to run. */
@@ -112,5 +120,12 @@ export function createFacade(platform: Platform) {
     return codec().validate(input, options);
   }
 
-  return { load, loadSync, init, initSync, implementation, validate };
+  // A method, like JSON.parse: not a constructor, no prototype, name 'parse', length 2.
+  const { parse } = {
+    parse(text: unknown, reviver?: Reviver | ParseOptions | null): any {
+      return codec().parse(text, reviver);
+    },
+  };
+
+  return { load, loadSync, init, initSync, implementation, validate, parse };
 }

@@ -19,10 +19,25 @@ export class Memory {
     this.padding = wasm.wj_padding();
   }
 
+  private i32 = new Int32Array(0);
+  private f64 = new Float64Array(0);
+  private u16 = new Uint16Array(0);
+
   /** The current view of all of linear memory. */
   bytes(): Uint8Array {
     if (this.view.buffer !== this.wasm.memory.buffer) this.view = new Uint8Array(this.wasm.memory.buffer);
     return this.view;
+  }
+
+  /** Views of all of memory as i32, f64 and u16, current after any growth. */
+  wide(): { i32: Int32Array; f64: Float64Array; u16: Uint16Array } {
+    const buffer = this.wasm.memory.buffer;
+    if (this.i32.buffer !== buffer) {
+      this.i32 = new Int32Array(buffer);
+      this.f64 = new Float64Array(buffer);
+      this.u16 = new Uint16Array(buffer);
+    }
+    return { i32: this.i32, f64: this.f64, u16: this.u16 };
   }
 
   /** A buffer of at least `size` bytes plus padding: the scratch buffer when it is free. */

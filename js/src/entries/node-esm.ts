@@ -10,5 +10,5 @@ const facade = createFacade({
 });
 facade.initSync();
 
-export const { load, loadSync, init, initSync, implementation, validate } = facade;
+export const { load, loadSync, init, initSync, implementation, validate, parse } = facade;
 export * from '../public-types.js';

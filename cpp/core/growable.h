@@ -1,0 +1,43 @@
+// A growable array of trivially copyable values in heap memory. Growth failure is
+// reported (false), never fatal: wasm memory has a hard 4 GiB ceiling.
+#pragma once
+#include <cstddef>
+#include <cstdlib>
+
+namespace wasmjson {
+
+template <class T>
+class growable {
+ public:
+  growable() = default;
+  growable(const growable&) = delete;
+  growable& operator=(const growable&) = delete;
+  ~growable() { std::free(data_); }
+
+  // Makes room for n more values; false when memory cannot grow.
+  bool reserve_more(size_t n) {
+    if (size_ + n <= capacity_) return true;
+    size_t cap = capacity_ ? capacity_ : 1024;
+    while (cap < size_ + n) cap *= 2;
+    void* p = std::realloc(data_, cap * sizeof(T));
+    if (!p) return false;
+    data_ = static_cast<T*>(p);
+    capacity_ = cap;
+    return true;
+  }
+  // Callers reserve first.
+  void push_unchecked(T v) { data_[size_++] = v; }
+  T* end_ptr() { return data_ + size_; }
+  void advance(size_t n) { size_ += n; }
+
+  T* data() const { return data_; }
+  size_t size() const { return size_; }
+  void clear() { size_ = 0; }
+
+ private:
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace wasmjson

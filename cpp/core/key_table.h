@@ -1,0 +1,109 @@
+// Interns object keys across parses: each distinct key (by its raw source bytes) gets a
+// small id, and JS keeps the matching string in an array indexed by id. A key seen
+// before costs JS one array load instead of creating a string. The table persists
+// between calls on the same instance and is reset (and JS told) when it fills up.
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace wasmjson {
+
+class key_table {
+ public:
+  static constexpr uint32_t kMaxKeys = 4096;
+  static constexpr size_t kMaxKeyLength = 128;
+  static constexpr size_t kArenaBytes = 256 * 1024;
+  static constexpr uint32_t kNotInterned = UINT32_MAX;
+
+  key_table() = default;
+  key_table(const key_table&) = delete;
+  key_table& operator=(const key_table&) = delete;
+  ~key_table() {
+    std::free(slots_);
+    std::free(arena_);
+  }
+
+  // Clears the table when it is (nearly) full; returns true when it did, so JS can drop
+  // its strings too. Called only between documents.
+  bool reset_if_full() {
+    if (count_ + 256 < kMaxKeys && arena_used_ + 16 * 1024 < kArenaBytes) return false;
+    reset();
+    return true;
+  }
+  void reset() {
+    if (slots_) std::memset(slots_, 0, sizeof(slot) * kSlots);
+    count_ = 0;
+    arena_used_ = 0;
+  }
+
+  // The id of key bytes p[0..len): `fresh` tells whether it was just added. Returns
+  // kNotInterned when the key is too long, the table full, or memory short. May read
+  // up to 7 bytes past p + len (the input's padding covers that).
+  uint32_t intern(const uint8_t* p, size_t len, bool& fresh) {
+    fresh = true;
+    if (len > kMaxKeyLength || !ensure_storage()) return kNotInterned;
+    uint32_t h = hash(p, len);
+    for (uint32_t i = h & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
+      slot& s = slots_[i];
+      if (s.id_plus1 == 0) {
+        if (count_ >= kMaxKeys || arena_used_ + len > kArenaBytes) return kNotInterned;
+        std::memcpy(arena_ + arena_used_, p, len);
+        s = {h, count_ + 1, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(len)};
+        arena_used_ += len;
+        return count_++;
+      }
+      if (s.hash == h && s.len == len && std::memcmp(arena_ + s.offset, p, len) == 0) {
+        fresh = false;
+        return s.id_plus1 - 1;
+      }
+    }
+  }
+
+ private:
+  static constexpr uint32_t kSlots = kMaxKeys * 2;  // load factor <= 1/2
+  struct slot {
+    uint32_t hash;
+    uint32_t id_plus1;  // 0 = empty
+    uint32_t offset;    // in arena_
+    uint32_t len;
+  };
+
+  bool ensure_storage() {
+    if (slots_) return true;
+    slots_ = static_cast<slot*>(std::calloc(kSlots, sizeof(slot)));
+    arena_ = static_cast<uint8_t*>(std::malloc(kArenaBytes));
+    if (slots_ && arena_) return true;
+    std::free(slots_);
+    std::free(arena_);
+    slots_ = nullptr;
+    arena_ = nullptr;
+    return false;
+  }
+
+  static uint32_t hash(const uint8_t* p, size_t len) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+      h ^= h >> 31;
+    }
+    if (i < len) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      w &= ~0ULL >> (8 * (8 - (len - i)));
+      h = (h ^ w) * 0x94D049BB133111EBULL;
+      h ^= h >> 29;
+    }
+    return static_cast<uint32_t>(h ^ (h >> 32));
+  }
+
+  slot* slots_ = nullptr;
+  uint8_t* arena_ = nullptr;
+  size_t arena_used_ = 0;
+  uint32_t count_ = 0;
+};
+
+}  // namespace wasmjson

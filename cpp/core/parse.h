@@ -1,0 +1,30 @@
+// parse(): bytes -> tape (tape.h), one call per document.
+#pragma once
+#include "tape_writer.h"
+#include "validate.h"
+
+namespace wasmjson {
+
+enum parse_flags : uint32_t {
+  // After every primitive, two words with its source text's UTF-16 range (revivers).
+  kWithSource = 1u << 1,
+  // Emit every key as new and uncached (for JS strings that are not well-formed UTF-16,
+  // whose lone surrogates all encode to the same U+FFFD bytes).
+  kNoKeyInterning = 1u << 2,
+};
+
+// Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
+template <class Kernel>
+result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
+             key_table& keys) {
+  out.clear();
+  size_t start = bom_length(data, len, flags);
+  if (flags & kWithSource) {
+    tape_writer<true> sink(out, keys, !(flags & kNoKeyInterning));
+    return reader<Kernel, tape_writer<true>>(data, len, sink, stack, start).run();
+  }
+  tape_writer<false> sink(out, keys, !(flags & kNoKeyInterning));
+  return reader<Kernel, tape_writer<false>>(data, len, sink, stack, start).run();
+}
+
+}  // namespace wasmjson

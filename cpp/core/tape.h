@@ -1,0 +1,39 @@
+// The tape: what parse() hands to JS, one document per call. docs/TAPE.md is the
+// reference; js/src/build.ts reads it. Keep all three in step.
+//
+// The tape is a sequence of 32-bit words. The low 4 bits of an entry's first word are
+// its tag; the upper 28 bits are a payload. Some entries carry extra words.
+#pragma once
+#include <cstdint>
+
+namespace wasmjson::tape {
+
+enum tag : uint32_t {
+  kNull = 0,         // null
+  kFalse = 1,        // false
+  kTrue = 2,         // true
+  kInt = 3,          // payload: the value as a signed 28-bit integer (word >> 4)
+  kDouble = 4,       // the next value of the numbers array (float64)
+  kString = 5,       // +2 words: [begin, end) in UTF-16 units of the source text
+  kStringEsc = 6,    // +4 words: [begin, end) of the UTF-16 side buffer (unescaped),
+                     //   then [begin, end) of the raw content in the source text
+  kKey = 7,          // payload: id of a key already known to JS
+  kKeyNew = 8,       // payload: id (or kNoId); +2 words: [begin, end) of the source text
+  kKeyNewEsc = 9,    // payload: id (or kNoId); +4 words as kStringEsc
+  kArrayBegin = 10,  // payload unused
+  kObjectBegin = 11,
+  kArrayEnd = 12,
+  kObjectEnd = 13,
+};
+
+inline constexpr uint32_t kTagBits = 4;
+inline constexpr uint32_t kTagMask = 15;
+// A key that was not interned (table full or key too long): JS must not cache it.
+inline constexpr uint32_t kNoId = (1u << 28) - 1;
+// kInt range: values that fit in the 28-bit payload.
+inline constexpr int32_t kIntMin = -(1 << 27);
+inline constexpr int32_t kIntMax = (1 << 27) - 1;
+
+inline uint32_t word(tag t, uint32_t payload = 0) { return (payload << kTagBits) | t; }
+
+}  // namespace wasmjson::tape

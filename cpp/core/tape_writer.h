@@ -1,0 +1,110 @@
+// The parse sink: writes the tape (tape.h) for one document, with numbers in a float64
+// array and unescaped strings in a UTF-16 side buffer. WithSource adds, after every
+// primitive's entry, two words: its source text's [begin, end) in UTF-16 units (what a
+// JSON.parse reviver receives as context.source); it costs nothing when off.
+#pragma once
+#include <cmath>
+
+#include "growable.h"
+#include "key_table.h"
+#include "number_value.h"
+#include "reader.h"
+#include "tape.h"
+#include "unescape.h"
+
+namespace wasmjson {
+
+struct tape_buffers {
+  growable<uint32_t> words;
+  growable<double> numbers;
+  growable<uint16_t> utf16;
+  void clear() {
+    words.clear();
+    numbers.clear();
+    utf16.clear();
+  }
+};
+
+template <bool WithSource>
+class tape_writer {
+ public:
+  tape_writer(tape_buffers& out, key_table& keys, bool intern_keys)
+      : out_(out), keys_(keys), intern_keys_(intern_keys) {}
+
+  bool begin_object(size_t) { return put(tape::word(tape::kObjectBegin)); }
+  bool end_object() { return put(tape::word(tape::kObjectEnd)); }
+  bool begin_array(size_t) { return put(tape::word(tape::kArrayBegin)); }
+  bool end_array() { return put(tape::word(tape::kArrayEnd)); }
+
+  bool key(const string_span& s) {
+    bool fresh = true;
+    uint32_t id = intern_keys_ ? keys_.intern(s.begin, static_cast<size_t>(s.end - s.begin), fresh)
+                               : key_table::kNotInterned;
+    if (id == key_table::kNotInterned) id = tape::kNoId;
+    if (!fresh) return put(tape::word(tape::kKey, id));
+    if (!s.has_escape) return put3(tape::word(tape::kKeyNew, id), s.begin16, s.end16);
+    return put_escaped(tape::kKeyNewEsc, id, s);
+  }
+
+  bool string(const string_span& s) {
+    bool ok = s.has_escape ? put_escaped(tape::kStringEsc, 0, s) : put3(tape::word(tape::kString), s.begin16, s.end16);
+    return ok && source(s.begin16 - 1, s.end16 + 1);
+  }
+
+  bool number(const number_span& n) {
+    double d = number_value(n);
+    size_t len = static_cast<size_t>(n.end - n.begin);
+    bool ok;
+    // Small integers travel in the tape word itself; -0 must stay a double.
+    if (d >= tape::kIntMin && d <= tape::kIntMax && static_cast<double>(static_cast<int32_t>(d)) == d &&
+        !(d == 0 && std::signbit(d))) {
+      ok = put(tape::word(tape::kInt, static_cast<uint32_t>(static_cast<int32_t>(d))));
+    } else {
+      ok = put(tape::word(tape::kDouble)) && out_.numbers.reserve_more(1);
+      if (ok) out_.numbers.push_unchecked(d);
+    }
+    return ok && source(n.begin16, n.begin16 + len);
+  }
+
+  bool literal(literal_kind k, size_t pos16) {
+    static constexpr uint32_t lengths[] = {4, 5, 4};
+    tape::tag t = k == literal_kind::null_value ? tape::kNull : k == literal_kind::true_value ? tape::kTrue : tape::kFalse;
+    return put(tape::word(t)) && source(pos16, pos16 + lengths[static_cast<int>(k)]);
+  }
+
+ private:
+  bool put(uint32_t w) {
+    if (!out_.words.reserve_more(1)) return false;
+    out_.words.push_unchecked(w);
+    return true;
+  }
+  bool put3(uint32_t w, size_t a, size_t b) {
+    if (!out_.words.reserve_more(3)) return false;
+    out_.words.push_unchecked(w);
+    out_.words.push_unchecked(static_cast<uint32_t>(a));
+    out_.words.push_unchecked(static_cast<uint32_t>(b));
+    return true;
+  }
+  bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
+    size_t max_units = static_cast<size_t>(s.end - s.begin);
+    if (!out_.utf16.reserve_more(max_units) || !out_.words.reserve_more(5)) return false;
+    size_t begin = out_.utf16.size();
+    out_.utf16.advance(unescape_utf16(s.begin, s.end, out_.utf16.end_ptr()));
+    out_.words.push_unchecked(tape::word(t, id));
+    out_.words.push_unchecked(static_cast<uint32_t>(begin));
+    out_.words.push_unchecked(static_cast<uint32_t>(out_.utf16.size()));
+    out_.words.push_unchecked(static_cast<uint32_t>(s.begin16));
+    out_.words.push_unchecked(static_cast<uint32_t>(s.end16));
+    return true;
+  }
+  bool source(size_t begin16, size_t end16) {
+    if constexpr (WithSource) return put(static_cast<uint32_t>(begin16)) && put(static_cast<uint32_t>(end16));
+    return true;
+  }
+
+  tape_buffers& out_;
+  key_table& keys_;
+  bool intern_keys_;
+};
+
+}  // namespace wasmjson

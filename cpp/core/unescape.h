@@ -1,0 +1,61 @@
+// Decodes a string's content (escapes and UTF-8, already validated by the reader) into
+// UTF-16 code units. \u escapes are copied as code units, so surrogate pairs and lone
+// surrogates come out exactly as JSON.parse makes them.
+#pragma once
+#include <cstdint>
+
+#include "reader.h"
+
+namespace wasmjson {
+
+// Writes at most (end - begin) units to out; returns the number written.
+inline size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out) {
+  uint16_t* o = out;
+  while (p < end) {
+    uint8_t c = *p;
+    if (c != '\\' && c < 0x80) {
+      *o++ = c;
+      ++p;
+      continue;
+    }
+    if (c == '\\') {
+      uint8_t e = p[1];
+      switch (e) {
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+          const int8_t* h = detail::kHex.v;
+          *o++ = static_cast<uint16_t>((h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]]);
+          p += 6;
+          continue;
+        }
+        default: *o++ = e; break;  // '"', '\\', '/'
+      }
+      p += 2;
+      continue;
+    }
+    // Well-formed UTF-8 (checked by the reader).
+    uint32_t cp;
+    if (c < 0xE0) {
+      cp = ((c & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+      p += 2;
+    } else if (c < 0xF0) {
+      cp = ((c & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+      p += 3;
+    } else {
+      cp = ((c & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) | (p[3] & 0x3Fu);
+      p += 4;
+      cp -= 0x10000;
+      *o++ = static_cast<uint16_t>(0xD800 + (cp >> 10));
+      *o++ = static_cast<uint16_t>(0xDC00 + (cp & 0x3FF));
+      continue;
+    }
+    *o++ = static_cast<uint16_t>(cp);
+  }
+  return static_cast<size_t>(o - out);
+}
+
+}  // namespace wasmjson

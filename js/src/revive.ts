@@ -1,0 +1,70 @@
+// JSON.parse's reviver walk (ECMA-262 InternalizeJSONProperty, with the JSON.parse
+// source text access extension), iteratively: a post-order walk over an explicit stack,
+// so a deep document cannot overflow the call stack.
+import type { ParseRecord } from './build.js';
+
+export type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
+
+interface Frame {
+  holder: object;
+  key: string;
+  record: ParseRecord | undefined;
+  value: unknown;
+  /** Child keys (objects) or undefined (arrays, primitives). */
+  keys: string[] | undefined;
+  length: number;
+  next: number;
+}
+
+function isObject(v: unknown): v is object {
+  return (typeof v === 'object' && v !== null) || typeof v === 'function';
+}
+
+export function revive(value: unknown, root: ParseRecord | undefined, reviver: Reviver): unknown {
+  const holder: Record<string, unknown> = {};
+  Object.defineProperty(holder, '', { value, writable: true, enumerable: true, configurable: true });
+  const stack: Frame[] = [enter(holder, '', root)];
+  for (;;) {
+    const f = stack[stack.length - 1];
+    if (f.next < f.length) {
+      const index = f.next++;
+      const key = f.keys ? f.keys[index] : String(index);
+      let child: ParseRecord | undefined;
+      if (f.record) child = f.keys ? f.record.entries?.get(key) : f.record.elements?.[index];
+      stack.push(enter(f.value as object, key, child));
+      continue;
+    }
+    const context: { source?: string } = {};
+    if (f.record && !isObject(f.value) && f.record.source !== undefined) context.source = f.record.source;
+    const revived = reviver.call(f.holder, f.key, f.value, context);
+    stack.pop();
+    if (stack.length === 0) return revived;
+    const parent = stack[stack.length - 1].value as object;
+    if (revived === undefined) Reflect.deleteProperty(parent, f.key);
+    else Reflect.defineProperty(parent, f.key, { value: revived, writable: true, enumerable: true, configurable: true });
+  }
+}
+
+/** Reads holder[key] and prepares to visit its children, as the spec orders it. */
+function enter(holder: object, key: string, record: ParseRecord | undefined): Frame {
+  const value = (holder as Record<string, unknown>)[key];
+  // The record describes this value only while it is still the value that was parsed.
+  if (record && !Object.is(record.value, value)) record = undefined;
+  let keys: string[] | undefined;
+  let length = 0;
+  if (isObject(value)) {
+    if (Array.isArray(value)) {
+      length = toLength((value as { length: unknown }).length);
+    } else {
+      keys = Object.keys(value);
+      length = keys.length;
+    }
+  }
+  return { holder, key, record, value, keys, length, next: 0 };
+}
+
+function toLength(v: unknown): number {
+  const n = Number(v);
+  if (!(n > 0)) return 0;
+  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
+}

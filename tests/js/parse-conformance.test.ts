@@ -1,0 +1,60 @@
+// parse() agrees with JSON.parse on every JSONTestSuite case and every corpus file,
+// from strings and from bytes, in both flavors.
+import { describe, expect, it } from 'vitest';
+import { listShared, readShared } from '#files';
+import { codecFor, FLAVORS } from './support/flavors.js';
+
+const fatal = new TextDecoder('utf-8', { fatal: true });
+
+function native(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  }
+}
+
+for (const flavor of FLAVORS) {
+  describe(`parse conformance (${flavor})`, async () => {
+    const codec = await codecFor(flavor);
+
+    it('JSONTestSuite: same values and same errors as JSON.parse', async () => {
+      const names = await listShared('conformance/JSONTestSuite-parsing');
+      if (!names) return console.log('../shared/conformance not present: skipped');
+      for (const name of names) {
+        const bytes = await readShared(`conformance/JSONTestSuite-parsing/${name}`);
+        let text: string | undefined;
+        try {
+          text = fatal.decode(bytes);
+        } catch {
+          // Not UTF-8: bytes input must be rejected (never silently replaced).
+          expect(() => codec.parse(bytes), name).toThrow(SyntaxError);
+          continue;
+        }
+        const expected = native(text.startsWith('\ufeff') ? text.slice(1) : text);
+        if (expected.ok) {
+          expect(codec.parse(bytes), name).toStrictEqual(expected.value);
+        } else {
+          expect(() => codec.parse(bytes), name).toThrow(SyntaxError);
+        }
+        const fromString = native(text);
+        if (fromString.ok) expect(codec.parse(text), name).toStrictEqual(fromString.value);
+        else expect(() => codec.parse(text), name).toThrow(fromString.message);
+      }
+    });
+
+    it('corpus files: deep-equal to JSON.parse, from strings and bytes', async () => {
+      const names = await listShared('corpus');
+      if (!names) return console.log('../shared/corpus not present: skipped');
+      for (const name of names.filter((n) => n.endsWith('.json'))) {
+        const bytes = await readShared(`corpus/${name}`);
+        const text = new TextDecoder().decode(bytes);
+        const expected = JSON.parse(text);
+        expect(codec.parse(text), name).toStrictEqual(expected);
+        expect(codec.parse(bytes), name).toStrictEqual(expected);
+        // Twice: the second parse reads keys from the cache.
+        expect(codec.parse(bytes), name).toStrictEqual(expected);
+      }
+    });
+  });
+}
