@@ -7,18 +7,8 @@
 #include "../core/parse.h"
 #include "../core/validate.h"
 
-#if defined(WASMJSON_KERNEL_SIMD128)
-#include "../kernels/kernel_simd128.h"
-using active_kernel = wasmjson::simd128_kernel;
-#elif defined(WASMJSON_KERNEL_SWAR64)
-#include "../kernels/kernel_swar64.h"
-using active_kernel = wasmjson::swar64_kernel;
-#else
-#include "../kernels/kernel_scalar.h"
-using active_kernel = wasmjson::scalar_kernel;
-#endif
+#include "active_kernel.h"
 
-#define WJ_EXPORT extern "C" __attribute__((used, visibility("default")))
 
 namespace {
 // Offset of the last error; read by JS right after a call that failed.
@@ -38,6 +28,7 @@ struct parse_report {
   uint32_t numbers;     // pointer to the float64 numbers (8-byte aligned)
   uint32_t utf16;       // pointer to the UTF-16 side buffer (2-byte aligned)
   uint32_t keys_reset;  // 1 when the key table was cleared before this document
+  uint32_t saw_replacement;  // 1 when a string contained U+FFFD
 };
 parse_report g_report;
 }  // namespace
@@ -50,15 +41,7 @@ WJ_EXPORT void wj_free(void* p) { std::free(p); }
 WJ_EXPORT size_t wj_padding() { return wasmjson::kPadding; }
 
 // 1 = SWAR64 build, 2 = SIMD128 build, 0 = scalar reference build.
-WJ_EXPORT uint32_t wj_kernel() {
-#if defined(WASMJSON_KERNEL_SIMD128)
-  return 2;
-#elif defined(WASMJSON_KERNEL_SWAR64)
-  return 1;
-#else
-  return 0;
-#endif
-}
+WJ_EXPORT uint32_t wj_kernel() { return active_kernel_id; }
 
 WJ_EXPORT size_t wj_error_offset() { return g_error_offset; }
 
@@ -88,6 +71,7 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.tape_words = static_cast<uint32_t>(g_tape.words.size());
   g_report.numbers = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.numbers.data()));
   g_report.utf16 = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.utf16.data()));
+  g_report.saw_replacement = g_tape.saw_replacement ? 1 : 0;
   return &g_report;
 }
 

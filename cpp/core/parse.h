@@ -19,12 +19,19 @@ result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack,
              key_table& keys) {
   out.clear();
   size_t start = bom_length(data, len, flags);
+  bool intern = !(flags & kNoKeyInterning);
   if (flags & kWithSource) {
-    tape_writer<true> sink(out, keys, !(flags & kNoKeyInterning));
-    return reader<Kernel, tape_writer<true>>(data, len, sink, stack, start).run();
+    tape_writer<true> sink(out, keys, intern);
+    reader<Kernel, tape_writer<true>> r(data, len, sink, stack, start);
+    result res = r.run();
+    out.saw_replacement = r.saw_replacement();
+    return res;
   }
-  tape_writer<false> sink(out, keys, !(flags & kNoKeyInterning));
-  return reader<Kernel, tape_writer<false>>(data, len, sink, stack, start).run();
+  tape_writer<false> sink(out, keys, intern);
+  reader<Kernel, tape_writer<false>> r(data, len, sink, stack, start);
+  result res = r.run();
+  out.saw_replacement = r.saw_replacement();
+  return res;
 }
 
 }  // namespace wasmjson

@@ -199,6 +199,9 @@ class reader {
     return {error_code::ok, static_cast<size_t>(end_ - begin_)};
   }
 
+ // Whether a string contained U+FFFD (EF BF BD).
+  bool saw_replacement() const { return saw_replacement_; }
+
  private:
   size_t pos(const uint8_t* p) const { return static_cast<size_t>(p - begin_); }
   // Valid outside strings, where delta16_ is up to date.
@@ -294,6 +297,9 @@ class reader {
           fail(error_code::invalid_utf8, p);
           return nullptr;
         }
+        // U+FFFD is also what TextEncoder writes for a lone surrogate: callers with
+        // string input need to know whether it occurred (see saw_replacement()).
+        saw_replacement_ |= n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD;
         p += n;
         // n bytes become one UTF-16 unit, or two (a surrogate pair) for 4-byte sequences.
         delta16_ += n - 1 - (n == 4);
@@ -355,6 +361,7 @@ class reader {
   const uint8_t* start_;
   Sink& sink_;
   byte_stack& stack_;
+  bool saw_replacement_ = false;
   size_t delta16_;  // UTF-8 bytes so far minus UTF-16 units so far
   result error_{error_code::ok, 0};
 };

@@ -18,6 +18,7 @@ struct tape_buffers {
   growable<uint32_t> words;
   growable<double> numbers;
   growable<uint16_t> utf16;
+  bool saw_replacement = false;  // some string contained U+FFFD
   void clear() {
     words.clear();
     numbers.clear();

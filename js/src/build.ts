@@ -90,7 +90,11 @@ export function buildValue(
   const u16 = tape.utf16;
   const u16Base = tape.utf16Start;
   const withSource = records !== undefined;
-  const stack: unknown[] = [];
+  // Open containers: the parent's container, key and flags (bit 0: in array, bit 1: key assignable).
+  const parents: any[] = [];
+  const parentKeys: string[] = [];
+  const parentFlags: number[] = [];
+  const parentRecs: (ParseRecord | undefined)[] = [];
   let cur: any = undefined;
   let inArray = false;
   let key = '';
@@ -163,11 +167,13 @@ export function buildValue(
       }
       case T_ARRAY_BEGIN:
       case T_OBJECT_BEGIN: {
-        stack.push(cur, inArray, key, keyOk);
+        parents.push(cur);
+        parentKeys.push(key);
+        parentFlags.push((inArray ? 1 : 0) | (keyOk ? 2 : 0));
         inArray = (w & 15) === T_ARRAY_BEGIN;
         cur = inArray ? [] : {};
         if (withSource) {
-          stack.push(rec);
+          parentRecs.push(rec);
           rec = inArray ? { value: cur, elements: [] } : { value: cur, entries: new Map() };
         }
         i += 1;
@@ -180,12 +186,13 @@ export function buildValue(
         let done: ParseRecord | undefined;
         if (withSource) {
           done = rec;
-          rec = stack.pop() as ParseRecord | undefined;
+          rec = parentRecs.pop();
         }
-        keyOk = stack.pop() as boolean;
-        key = stack.pop() as string;
-        inArray = stack.pop() as boolean;
-        cur = stack.pop();
+        const f = parentFlags.pop()!;
+        inArray = (f & 1) !== 0;
+        keyOk = (f & 2) !== 0;
+        key = parentKeys.pop()!;
+        cur = parents.pop();
         if (withSource) {
           if (cur === undefined) records!.root = done;
           else attach(rec!, inArray, key, done!);

@@ -48,21 +48,25 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
     const input = toParseInput(text);
     const reviver = pickReviver(reviverOrOptions);
-    const isString = typeof input === 'string';
-    // Lone surrogates in a string input survive only in the JS string itself.
-    const illFormed = isString && !input.isWellFormed();
-    let flags = isString ? 0 : FLAG_SKIP_BOM;
-    if (reviver) flags |= FLAG_WITH_SOURCE;
-    if (illFormed) flags |= FLAG_NO_KEY_INTERNING;
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
+    const isString = typeof input === 'string';
+    let flags = (isString ? 0 : FLAG_SKIP_BOM) | (reviver ? FLAG_WITH_SOURCE : 0);
+    let illFormed = false;
     const region = memory.acquire(input);
     let value: unknown;
     try {
-      const report = (wasm.wj_parse(region.ptr, region.len, flags) >>> 0) >> 2;
+      let report = runParse(region.ptr, region.len, flags, input);
+      // TextEncoder writes a lone surrogate as U+FFFD. Only when U+FFFD occurs is the
+      // (slower) well-formedness check worth it; lone surrogates then survive only in
+      // the JS string, and keys must not be interned by their bytes.
+      if (isString && memory.wide().i32[report + 7] && !input.isWellFormed()) {
+        illFormed = true;
+        flags |= FLAG_NO_KEY_INTERNING;
+        wasm.wj_reset_keys();
+        keys.clear();
+        report = runParse(region.ptr, region.len, flags, input);
+      }
       const { i32, f64, u16 } = memory.wide();
-      if (i32[report + 6]) keys.clear();
-      const code = i32[report];
-      if (code !== 0) throw failure(code, i32[report + 1] >>> 0, input, region.len);
       const start = (i32[report + 2] >>> 0) >> 2;
       const tape = {
         words: i32,
@@ -86,6 +90,16 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       memory.release(region);
     }
     return reviver ? revive(value, records!.root, reviver) : value;
+  }
+
+  /** One wj_parse call; returns the report's index in i32 words, or throws its error. */
+  function runParse(ptr: number, len: number, flags: number, input: string | Uint8Array): number {
+    const report = (wasm.wj_parse(ptr, len, flags) >>> 0) >> 2;
+    const i32 = memory.wide().i32;
+    if (i32[report + 6]) keys.clear();
+    const code = i32[report];
+    if (code !== 0) throw failure(code, i32[report + 1] >>> 0, input, len);
+    return report;
   }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {

@@ -89,7 +89,8 @@ export class Memory {
   private encodeString(text: string): Region {
     // Most JSON is ASCII: try the string's own length first, and only if encodeInto
     // runs out of room grow to the worst case for what is left (3 bytes per unit).
-    let cap = text.length;
+    // Use all of a free scratch buffer: it has room for earlier documents' UTF-8.
+    let cap = this.scratchBusy ? text.length : Math.max(text.length, Math.min(this.scratchCap, text.length * 3));
     let ptr = this.reserve(cap);
     let { read, written } = encoder.encodeInto(text, this.bytes().subarray(ptr, ptr + cap));
     if (read < text.length) {
