@@ -18,6 +18,13 @@ size_t g_error_offset = 0;
 wasmjson::byte_stack g_stack;
 wasmjson::tape_buffers g_tape;
 wasmjson::key_table g_keys;
+wasmjson::shape_table g_shapes;
+
+// Keys and shapes are forgotten together (shapes are sequences of key ids).
+void reset_keys_and_shapes() {
+  g_keys.reset();
+  g_shapes.reset();
+}
 
 // What wj_parse reports, read by JS as consecutive u32 values (docs/BOUNDARY.md).
 struct parse_report {
@@ -58,11 +65,15 @@ WJ_EXPORT uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags) {
 // pointer to a parse_report; the tape stays valid until the next wj_parse call.
 WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags) {
   std::memset(data + len, 0, wasmjson::kPadding);
-  g_report.keys_reset = g_keys.reset_if_full() ? 1 : 0;
-  wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys);
+  g_report.keys_reset = 0;
+  if (g_keys.nearly_full() || g_shapes.nearly_full()) {
+    reset_keys_and_shapes();
+    g_report.keys_reset = 1;
+  }
+  wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys, g_shapes);
   if (!r.ok()) {
-    // Keys interned by a failed parse never reached JS: forget them all.
-    g_keys.reset();
+    // Keys and shapes interned by a failed parse never reached JS: forget them all.
+    reset_keys_and_shapes();
     g_report.keys_reset = 1;
   }
   g_report.code = static_cast<uint32_t>(r.code);
@@ -75,5 +86,5 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   return &g_report;
 }
 
-// Forgets every interned key (JS drops its key strings at the same time).
-WJ_EXPORT void wj_reset_keys() { g_keys.reset(); }
+// Forgets every interned key and shape (JS drops its strings and constructors too).
+WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }

@@ -30,6 +30,10 @@ class growable {
   T* end_ptr() { return data_ + size_; }
   void advance(size_t n) { size_ += n; }
 
+  T& back() { return data_[size_ - 1]; }
+  void pop_back() { --size_; }
+  void resize_down(size_t n) { size_ = n; }
+
   T* data() const { return data_; }
   size_t size() const { return size_; }
   void clear() { size_ = 0; }

@@ -26,11 +26,7 @@ class key_table {
 
   // Clears the table when it is (nearly) full; returns true when it did, so JS can drop
   // its strings too. Called only between documents.
-  bool reset_if_full() {
-    if (count_ + 256 < kMaxKeys && arena_used_ + 16 * 1024 < kArenaBytes) return false;
-    reset();
-    return true;
-  }
+  bool nearly_full() const { return count_ + 256 >= kMaxKeys || arena_used_ + 16 * 1024 >= kArenaBytes; }
   void reset() {
     if (slots_) std::memset(slots_, 0, sizeof(slot) * kSlots);
     count_ = 0;

@@ -16,18 +16,18 @@ enum parse_flags : uint32_t {
 // Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
 template <class Kernel>
 result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
-             key_table& keys) {
+             key_table& keys, shape_table& shapes) {
   out.clear();
   size_t start = bom_length(data, len, flags);
   bool intern = !(flags & kNoKeyInterning);
   if (flags & kWithSource) {
-    tape_writer<true> sink(out, keys, intern);
+    tape_writer<true> sink(out, keys, shapes, intern);
     reader<Kernel, tape_writer<true>> r(data, len, sink, stack, start);
     result res = r.run();
     out.saw_replacement = r.saw_replacement();
     return res;
   }
-  tape_writer<false> sink(out, keys, intern);
+  tape_writer<false> sink(out, keys, shapes, intern);
   reader<Kernel, tape_writer<false>> r(data, len, sink, stack, start);
   result res = r.run();
   out.saw_replacement = r.saw_replacement();

@@ -23,7 +23,9 @@ enum tag : uint32_t {
   kArrayBegin = 10,  // payload unused
   kObjectBegin = 11,
   kArrayEnd = 12,
-  kObjectEnd = 13,
+  kObjectEnd = 13,  // payload: shape id (0 = none), see shape_table.h
+  kNumberArray = 14,  // +1 word: n; an array of n numbers, the next n values of the
+                      // numbers array (replaces kArrayBegin ... kArrayEnd)
 };
 
 inline constexpr uint32_t kTagBits = 4;

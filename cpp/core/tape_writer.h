@@ -9,18 +9,36 @@
 #include "key_table.h"
 #include "number_value.h"
 #include "reader.h"
+#include "shape_table.h"
 #include "tape.h"
 #include "unescape.h"
 
 namespace wasmjson {
 
+// Per open container.
+//   object: a = where its key ids start in tape_buffers::key_ids, b = running hash of
+//           those ids, flag = every key had an id (else it gets no shape).
+//   array:  a = its first tape word, b = element count, flag = all elements are numbers
+//           so far; c = where its numbers start.
+struct container_frame {
+  uint32_t a;
+  uint32_t b;
+  uint32_t c;
+  bool is_array;
+  bool flag;
+};
+
 struct tape_buffers {
   growable<uint32_t> words;
+  growable<container_frame> frames;
+  growable<uint32_t> key_ids;
   growable<double> numbers;
   growable<uint16_t> utf16;
   bool saw_replacement = false;  // some string contained U+FFFD
   void clear() {
     words.clear();
+    frames.clear();
+    key_ids.clear();
     numbers.clear();
     utf16.clear();
   }
@@ -29,30 +47,65 @@ struct tape_buffers {
 template <bool WithSource>
 class tape_writer {
  public:
-  tape_writer(tape_buffers& out, key_table& keys, bool intern_keys)
-      : out_(out), keys_(keys), intern_keys_(intern_keys) {}
+  tape_writer(tape_buffers& out, key_table& keys, shape_table& shapes, bool intern_keys)
+      : out_(out), keys_(keys), shapes_(shapes), intern_keys_(intern_keys) {}
 
-  bool begin_object(size_t) { return put(tape::word(tape::kObjectBegin)); }
-  bool end_object() { return put(tape::word(tape::kObjectEnd)); }
-  bool begin_array(size_t) { return put(tape::word(tape::kArrayBegin)); }
-  bool end_array() { return put(tape::word(tape::kArrayEnd)); }
+  bool begin_object(size_t) {
+    note_value(false);
+    if (!out_.frames.reserve_more(1)) return false;
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.key_ids.size()), shape_table::kSeed, 0, false, intern_keys_});
+    return put(tape::word(tape::kObjectBegin));
+  }
+  bool end_object() {
+    container_frame f = out_.frames.back();
+    out_.frames.pop_back();
+    uint32_t shape = shape_table::kNone;
+    if (f.interned) {
+      shape = shapes_.intern(f.b, out_.key_ids.data() + f.a, out_.key_ids.size() - f.a);
+    }
+    out_.key_ids.resize_down(f.a);
+    return put(tape::word(tape::kObjectEnd, shape));
+  }
+  bool begin_array(size_t) {
+    note_value(false);
+    if (!out_.frames.reserve_more(1)) return false;
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0,
+                                static_cast<uint32_t>(out_.numbers.size()), true, !WithSource});
+    return put(tape::word(tape::kArrayBegin));
+  }
+  bool end_array() {
+    container_frame f = out_.frames.back();
+    out_.frames.pop_back();
+    if (f.flag && f.b > 0) return pack_numbers(f);
+    return put(tape::word(tape::kArrayEnd));
+  }
 
   bool key(const string_span& s) {
     bool fresh = true;
     uint32_t id = intern_keys_ ? keys_.intern(s.begin, static_cast<size_t>(s.end - s.begin), fresh)
                                : key_table::kNotInterned;
     if (id == key_table::kNotInterned) id = tape::kNoId;
+    container_frame& f = out_.frames.back();
+    if (id == tape::kNoId) {
+      f.flag = false;
+    } else if (f.flag) {
+      if (!out_.key_ids.reserve_more(1)) return false;
+      out_.key_ids.push_unchecked(id);
+      f.b = shape_table::mix(f.b, id);
+    }
     if (!fresh) return put(tape::word(tape::kKey, id));
     if (!s.has_escape) return put3(tape::word(tape::kKeyNew, id), s.begin16, s.end16);
     return put_escaped(tape::kKeyNewEsc, id, s);
   }
 
   bool string(const string_span& s) {
+    note_value(false);
     bool ok = s.has_escape ? put_escaped(tape::kStringEsc, 0, s) : put3(tape::word(tape::kString), s.begin16, s.end16);
     return ok && source(s.begin16 - 1, s.end16 + 1);
   }
 
   bool number(const number_span& n) {
+    note_value(true);
     double d = number_value(n);
     size_t len = static_cast<size_t>(n.end - n.begin);
     bool ok;
@@ -69,11 +122,40 @@ class tape_writer {
 
   bool literal(literal_kind k, size_t pos16) {
     static constexpr uint32_t lengths[] = {4, 5, 4};
+    note_value(false);
     tape::tag t = k == literal_kind::null_value ? tape::kNull : k == literal_kind::true_value ? tape::kTrue : tape::kFalse;
     return put(tape::word(t)) && source(pos16, pos16 + lengths[static_cast<int>(k)]);
   }
 
  private:
+  // Counts a value in its array, and notes whether every element is still a number.
+  void note_value(bool is_number) {
+    if (out_.frames.size() == 0) return;
+    container_frame& f = out_.frames.back();
+    if (!f.is_array) return;
+    f.b++;
+    f.flag &= is_number;
+  }
+
+  // An array of numbers only becomes [kNumberArray, count] with all its values, in
+  // order, in the numbers array (JS then builds an unboxed double array). Its tape
+  // entries are one word each (kInt or kDouble; no source words in this mode).
+  bool pack_numbers(const container_frame& f) {
+    uint32_t count = f.b;
+    uint32_t* entries = out_.words.data() + f.a + 1;
+    size_t doubles = out_.numbers.size() - f.c;
+    if (!out_.numbers.reserve_more(count - doubles)) return false;
+    double* values = out_.numbers.data() + f.c;
+    // Back to front, so no double is overwritten before it is moved.
+    for (size_t j = count, di = doubles; j-- > 0;) {
+      uint32_t w = entries[j];
+      values[j] = (w & tape::kTagMask) == tape::kDouble ? values[--di] : static_cast<double>(static_cast<int32_t>(w) >> tape::kTagBits);
+    }
+    out_.numbers.advance(count - doubles);
+    out_.words.resize_down(f.a);
+    return put(tape::word(tape::kNumberArray)) && put(count);
+  }
+
   bool put(uint32_t w) {
     if (!out_.words.reserve_more(1)) return false;
     out_.words.push_unchecked(w);
@@ -105,6 +187,7 @@ class tape_writer {
 
   tape_buffers& out_;
   key_table& keys_;
+  shape_table& shapes_;
   bool intern_keys_;
 };
 

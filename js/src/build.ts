@@ -1,6 +1,11 @@
-// Tape -> JS values (docs/TAPE.md). Iterative: open containers live on an explicit
-// stack, so depth is limited by memory only. Nothing here calls user code, so the tape
-// (in wasm memory) is fully consumed before a reviver or anything else can run.
+// Tape -> JS values (docs/TAPE.md). Iterative: values wait on an explicit value stack
+// until their container closes, so depth is limited by memory only. Nothing here calls
+// user code, so the tape (in wasm memory) is fully consumed before a reviver or
+// anything else can run.
+//
+// Containers are made when they close: an array is one slice of the value stack; an
+// object whose shape (key sequence, numbered by wasm) was seen before is made by a
+// cached constructor holding one object literal, else property by property.
 
 const T_NULL = 0;
 const T_FALSE = 1;
@@ -15,16 +20,27 @@ const T_KEY_NEW_ESC = 9;
 const T_ARRAY_BEGIN = 10;
 const T_OBJECT_BEGIN = 11;
 const T_ARRAY_END = 12;
+const T_OBJECT_END = 13;
+const T_NUMBER_ARRAY = 14;
 const NO_ID = (1 << 28) - 1;
 
-/** Key strings by wasm key id, kept across parses (cleared when wasm resets its table). */
+/** A shape becomes a constructor on its second sighting: one-off shapes cost nothing. */
+const SIGHTINGS_BEFORE_CONSTRUCTOR = 2;
+
+type ObjectConstructor = (values: unknown[], base: number) => object;
+
+/** Key strings and object constructors by wasm id, kept across parses. */
 export class KeyCache {
   strings: string[] = [];
   /** False for keys that plain assignment would not define as own data properties. */
   assignable: boolean[] = [];
+  constructors: (ObjectConstructor | undefined)[] = [];
+  sightings: number[] = [];
   clear(): void {
     this.strings.length = 0;
     this.assignable.length = 0;
+    this.constructors.length = 0;
+    this.sightings.length = 0;
   }
 }
 
@@ -39,6 +55,28 @@ function isAssignable(key: string): boolean {
 
 function defineData(obj: object, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+// Whether this realm may compile code (a Content-Security-Policy without
+// 'unsafe-eval' forbids it): checked once, when a constructor is first wanted.
+let evalAllowed: boolean | undefined;
+
+/**
+ * A function returning `{k0: values[base], k1: values[base + 1], ...}`. Keys are JSON
+ * string literals (valid JS); `__proto__` is a computed key, which defines a property
+ * instead of setting the prototype. Literal properties are defined, never assigned.
+ */
+function makeConstructor(keys: string[]): ObjectConstructor | undefined {
+  if (evalAllowed === undefined) {
+    try {
+      evalAllowed = new Function('return 1')() === 1;
+    } catch {
+      evalAllowed = false;
+    }
+  }
+  if (!evalAllowed) return undefined;
+  const props = keys.map((k, i) => `${k === '__proto__' ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:v[b+${i}]`);
+  return new Function('v', 'b', `return {${props.join(',')}}`) as ObjectConstructor;
 }
 
 /** The memory views and positions of one tape. */
@@ -72,6 +110,16 @@ export interface ParseRecord {
   entries?: Map<string, ParseRecord>;
 }
 
+// The stacks are reused across calls (and emptied after each, so they keep nothing
+// alive); a nested parse from a reviver runs after the outer build has finished.
+const values: unknown[] = [];
+const valueKeys: string[] = [];
+const valueKeyOk: boolean[] = [];
+const valueRecs: ParseRecord[] = [];
+const bases: number[] = [];
+const savedKeys: string[] = [];
+const savedKeyOk: boolean[] = [];
+
 /**
  * Builds the value. `text` is the document as a JS string (tape offsets index it).
  * With `records`, every primitive entry carries two extra words (its source range) and
@@ -90,133 +138,157 @@ export function buildValue(
   const u16 = tape.utf16;
   const u16Base = tape.utf16Start;
   const withSource = records !== undefined;
-  // Open containers: the parent's container, key and flags (bit 0: in array, bit 1: key assignable).
-  const parents: any[] = [];
-  const parentKeys: string[] = [];
-  const parentFlags: number[] = [];
-  const parentRecs: (ParseRecord | undefined)[] = [];
-  let cur: any = undefined;
-  let inArray = false;
   let key = '';
   let keyOk = true;
-  let rec: ParseRecord | undefined;
-  let result: unknown;
+  let top = 0;
   let ni = tape.numbersStart;
   let i = tape.start;
   const end = tape.end;
 
-  while (i < end) {
-    const w = w32[i];
-    let v: unknown;
-    switch (w & 15) {
-      case T_NULL:
-        v = null;
-        i += 1;
-        break;
-      case T_FALSE:
-        v = false;
-        i += 1;
-        break;
-      case T_TRUE:
-        v = true;
-        i += 1;
-        break;
-      case T_INT:
-        v = w >> 4;
-        i += 1;
-        break;
-      case T_DOUBLE:
-        v = f64[ni++];
-        i += 1;
-        break;
-      case T_STRING:
-        v = text.slice(w32[i + 1], w32[i + 2]);
-        i += 3;
-        break;
-      case T_STRING_ESC:
-        v = illFormed
-          ? rawString(text, w32[i + 3], w32[i + 4])
-          : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
-        i += 5;
-        break;
-      case T_KEY: {
-        const id = w >>> 4;
-        key = keys.strings[id];
-        keyOk = keys.assignable[id];
-        i += 1;
-        continue;
-      }
-      case T_KEY_NEW:
-      case T_KEY_NEW_ESC: {
-        if ((w & 15) === T_KEY_NEW) {
-          key = text.slice(w32[i + 1], w32[i + 2]);
+  try {
+    while (i < end) {
+      const w = w32[i];
+      let v: unknown;
+      let rec: ParseRecord | undefined;
+      switch (w & 15) {
+        case T_NULL:
+          v = null;
+          i += 1;
+          break;
+        case T_FALSE:
+          v = false;
+          i += 1;
+          break;
+        case T_TRUE:
+          v = true;
+          i += 1;
+          break;
+        case T_INT:
+          v = w >> 4;
+          i += 1;
+          break;
+        case T_DOUBLE:
+          v = f64[ni++];
+          i += 1;
+          break;
+        case T_STRING:
+          v = text.slice(w32[i + 1], w32[i + 2]);
           i += 3;
-        } else {
-          key = illFormed
+          break;
+        case T_STRING_ESC:
+          v = illFormed
             ? rawString(text, w32[i + 3], w32[i + 4])
             : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
           i += 5;
+          break;
+        case T_KEY: {
+          const id = w >>> 4;
+          key = keys.strings[id];
+          keyOk = keys.assignable[id];
+          i += 1;
+          continue;
         }
-        keyOk = isAssignable(key);
-        const id = w >>> 4;
-        if (id !== NO_ID) {
-          keys.strings[id] = key;
-          keys.assignable[id] = keyOk;
+        case T_KEY_NEW:
+        case T_KEY_NEW_ESC: {
+          if ((w & 15) === T_KEY_NEW) {
+            key = text.slice(w32[i + 1], w32[i + 2]);
+            i += 3;
+          } else {
+            key = illFormed
+              ? rawString(text, w32[i + 3], w32[i + 4])
+              : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
+            i += 5;
+          }
+          keyOk = isAssignable(key);
+          const id = w >>> 4;
+          if (id !== NO_ID) {
+            keys.strings[id] = key;
+            keys.assignable[id] = keyOk;
+          }
+          continue;
         }
-        continue;
+        case T_ARRAY_BEGIN:
+        case T_OBJECT_BEGIN:
+          bases.push(top);
+          savedKeys.push(key);
+          savedKeyOk.push(keyOk);
+          i += 1;
+          continue;
+        case T_ARRAY_END: {
+          const base = bases.pop()!;
+          v = values.slice(base, top);
+          if (withSource) rec = { value: v, elements: valueRecs.slice(base, top) };
+          top = base;
+          key = savedKeys.pop()!;
+          keyOk = savedKeyOk.pop()!;
+          i += 1;
+          break;
+        }
+        case T_NUMBER_ARRAY: {
+          // Pushing doubles into [] keeps the array's elements unboxed.
+          const a: number[] = [];
+          for (let n = w32[i + 1]; n > 0; n--) a.push(f64[ni++]);
+          v = a;
+          i += 2;
+          break;
+        }
+        case T_OBJECT_END: {
+          const base = bases.pop()!;
+          const shape = w >>> 4;
+          let make = shape ? keys.constructors[shape] : undefined;
+          if (make === undefined && shape) {
+            const seen = (keys.sightings[shape] ?? 0) + 1;
+            keys.sightings[shape] = seen;
+            if (seen >= SIGHTINGS_BEFORE_CONSTRUCTOR) {
+              make = keys.constructors[shape] = makeConstructor(valueKeys.slice(base, top));
+            }
+          }
+          let o: any;
+          if (make !== undefined) {
+            o = make(values, base);
+          } else {
+            o = {};
+            for (let j = base; j < top; j++) {
+              if (valueKeyOk[j]) o[valueKeys[j]] = values[j];
+              else defineData(o, valueKeys[j], values[j]);
+            }
+          }
+          v = o;
+          if (withSource) {
+            const entries = new Map<string, ParseRecord>();
+            for (let j = base; j < top; j++) entries.set(valueKeys[j], valueRecs[j]);
+            rec = { value: o, entries };
+          }
+          top = base;
+          key = savedKeys.pop()!;
+          keyOk = savedKeyOk.pop()!;
+          i += 1;
+          break;
+        }
+        default:
+          throw new Error(`wasmjson: corrupt tape (tag ${w & 15} at word ${i})`);
       }
-      case T_ARRAY_BEGIN:
-      case T_OBJECT_BEGIN: {
-        parents.push(cur);
-        parentKeys.push(key);
-        parentFlags.push((inArray ? 1 : 0) | (keyOk ? 2 : 0));
-        inArray = (w & 15) === T_ARRAY_BEGIN;
-        cur = inArray ? [] : {};
-        if (withSource) {
-          parentRecs.push(rec);
-          rec = inArray ? { value: cur, elements: [] } : { value: cur, entries: new Map() };
-        }
-        i += 1;
-        continue;
+      if (withSource && rec === undefined) {
+        // A primitive: two words with its source range follow.
+        rec = { value: v, source: text.slice(w32[i], w32[i + 1]) };
+        i += 2;
       }
-      default: {
-        // T_ARRAY_END, T_OBJECT_END
-        v = cur;
-        i += 1;
-        let done: ParseRecord | undefined;
-        if (withSource) {
-          done = rec;
-          rec = parentRecs.pop();
-        }
-        const f = parentFlags.pop()!;
-        inArray = (f & 1) !== 0;
-        keyOk = (f & 2) !== 0;
-        key = parentKeys.pop()!;
-        cur = parents.pop();
-        if (withSource) {
-          if (cur === undefined) records!.root = done;
-          else attach(rec!, inArray, key, done!);
-        }
-        if (cur === undefined) result = v;
-        else if (inArray) cur.push(v);
-        else if (keyOk) cur[key] = v;
-        else defineData(cur, key, v);
-        continue;
-      }
+      values[top] = v;
+      valueKeys[top] = key;
+      valueKeyOk[top] = keyOk;
+      if (withSource) valueRecs[top] = rec!;
+      top++;
     }
-    // A primitive value.
-    if (withSource) {
-      const r: ParseRecord = { value: v, source: text.slice(w32[i], w32[i + 1]) };
-      i += 2;
-      if (cur === undefined) records!.root = r;
-      else attach(rec!, inArray, key, r);
-    }
-    if (cur === undefined) result = v;
-    else if (inArray) cur.push(v);
-    else if (keyOk) cur[key] = v;
-    else defineData(cur, key, v);
+    if (records) records.root = valueRecs[0];
+    return values[0];
+  } finally {
+    // Keep the stacks' storage for the next call, but nothing they pointed to.
+    values.fill(undefined);
+    if (withSource) valueRecs.length = 0;
+    bases.length = 0;
+    savedKeys.length = 0;
+    savedKeyOk.length = 0;
   }
-  return result;
 }
 
 /**
@@ -225,9 +297,4 @@ export function buildValue(
  */
 function rawString(text: string, begin: number, end: number): string {
   return JSON.parse(`"${text.slice(begin, end)}"`) as string;
-}
-
-function attach(parent: ParseRecord, inArray: boolean, key: string, child: ParseRecord): void {
-  if (inArray) parent.elements!.push(child);
-  else parent.entries!.set(key, child);
 }
