@@ -36,6 +36,8 @@ struct parse_report {
   uint32_t utf16;       // pointer to the UTF-16 side buffer (2-byte aligned)
   uint32_t keys_reset;  // 1 when the key table was cleared before this document
   uint32_t saw_replacement;  // 1 when a string contained U+FFFD
+  uint32_t utf16_units;      // units in the UTF-16 side buffer
+  uint32_t escaped_surrogate;  // 1 when a \u escape wrote a surrogate to it
 };
 parse_report g_report;
 }  // namespace
@@ -83,6 +85,8 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.numbers = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.numbers.data()));
   g_report.utf16 = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.utf16.data()));
   g_report.saw_replacement = g_tape.saw_replacement ? 1 : 0;
+  g_report.utf16_units = static_cast<uint32_t>(g_tape.utf16.size());
+  g_report.escaped_surrogate = g_tape.escaped_surrogate ? 1 : 0;
   return &g_report;
 }
 

@@ -12,7 +12,7 @@ namespace wasmjson {
 class shape_table {
  public:
   static constexpr uint32_t kMaxShapes = 2048;
-  static constexpr size_t kMaxKeysPerShape = 32;
+  static constexpr size_t kMaxKeysPerShape = 64;
   static constexpr size_t kArenaIds = 32 * 1024;
   static constexpr uint32_t kNone = 0;  // shape ids start at 1
 

@@ -34,8 +34,10 @@ struct tape_buffers {
   growable<uint32_t> key_ids;
   growable<double> numbers;
   growable<uint16_t> utf16;
-  bool saw_replacement = false;  // some string contained U+FFFD
+  bool saw_replacement = false;    // some string contained U+FFFD
+  bool escaped_surrogate = false;  // some \u escape wrote a surrogate into utf16
   void clear() {
+    escaped_surrogate = false;
     words.clear();
     frames.clear();
     key_ids.clear();
@@ -60,7 +62,7 @@ class tape_writer {
     container_frame f = out_.frames.back();
     out_.frames.pop_back();
     uint32_t shape = shape_table::kNone;
-    if (f.interned) {
+    if (f.flag) {
       shape = shapes_.intern(f.b, out_.key_ids.data() + f.a, out_.key_ids.size() - f.a);
     }
     out_.key_ids.resize_down(f.a);
@@ -172,7 +174,7 @@ class tape_writer {
     size_t max_units = static_cast<size_t>(s.end - s.begin);
     if (!out_.utf16.reserve_more(max_units) || !out_.words.reserve_more(5)) return false;
     size_t begin = out_.utf16.size();
-    out_.utf16.advance(unescape_utf16(s.begin, s.end, out_.utf16.end_ptr()));
+    out_.utf16.advance(unescape_utf16(s.begin, s.end, out_.utf16.end_ptr(), out_.escaped_surrogate));
     out_.words.push_unchecked(tape::word(t, id));
     out_.words.push_unchecked(static_cast<uint32_t>(begin));
     out_.words.push_unchecked(static_cast<uint32_t>(out_.utf16.size()));

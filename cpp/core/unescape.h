@@ -8,8 +8,10 @@
 
 namespace wasmjson {
 
-// Writes at most (end - begin) units to out; returns the number written.
-inline size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out) {
+// Writes at most (end - begin) units to out; returns the number written. Sets
+// `escaped_surrogate` when a \u escape wrote a surrogate code unit (which may be lone:
+// then the units are not valid UTF-16 text, and JS must not decode them as such).
+inline size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool& escaped_surrogate) {
   uint16_t* o = out;
   while (p < end) {
     uint8_t c = *p;
@@ -28,7 +30,9 @@ inline size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out
         case 't': *o++ = '\t'; break;
         case 'u': {
           const int8_t* h = detail::kHex.v;
-          *o++ = static_cast<uint16_t>((h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]]);
+          uint16_t unit = static_cast<uint16_t>((h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]]);
+          escaped_surrogate |= (unit & 0xF800) == 0xD800;
+          *o++ = unit;
           p += 6;
           continue;
         }

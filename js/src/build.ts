@@ -81,6 +81,12 @@ function makeConstructor(keys: string[]): ObjectConstructor | undefined {
 
 /** The memory views and positions of one tape. */
 export interface Tape {
+  /**
+   * All unescaped strings of the document as one JS string, when the side buffer is
+   * valid UTF-16 (no \u-escaped surrogates): escaped strings are then slices of it,
+   * one native decode per document instead of one string build per escaped string.
+   */
+  escaped: string | undefined;
   words: Int32Array; // all of memory as i32
   start: number; // index of the first word
   end: number; // index after the last word
@@ -137,10 +143,12 @@ export function buildValue(
   const f64 = tape.numbers;
   const u16 = tape.utf16;
   const u16Base = tape.utf16Start;
+  const escaped = tape.escaped;
   const withSource = records !== undefined;
   let key = '';
   let keyOk = true;
   let top = 0;
+  let highWater = 1; // the stack's extent in this call (checked when containers close)
   let ni = tape.numbersStart;
   let i = tape.start;
   const end = tape.end;
@@ -176,9 +184,12 @@ export function buildValue(
           i += 3;
           break;
         case T_STRING_ESC:
-          v = illFormed
-            ? rawString(text, w32[i + 3], w32[i + 4])
-            : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
+          v =
+            escaped !== undefined
+              ? escaped.slice(w32[i + 1], w32[i + 2])
+              : illFormed
+                ? rawString(text, w32[i + 3], w32[i + 4])
+                : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
           i += 5;
           break;
         case T_KEY: {
@@ -194,9 +205,12 @@ export function buildValue(
             key = text.slice(w32[i + 1], w32[i + 2]);
             i += 3;
           } else {
-            key = illFormed
-              ? rawString(text, w32[i + 3], w32[i + 4])
-              : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
+            key =
+              escaped !== undefined
+                ? escaped.slice(w32[i + 1], w32[i + 2])
+                : illFormed
+                  ? rawString(text, w32[i + 3], w32[i + 4])
+                  : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
             i += 5;
           }
           keyOk = isAssignable(key);
@@ -216,6 +230,7 @@ export function buildValue(
           continue;
         case T_ARRAY_END: {
           const base = bases.pop()!;
+          if (top > highWater) highWater = top;
           v = values.slice(base, top);
           if (withSource) rec = { value: v, elements: valueRecs.slice(base, top) };
           top = base;
@@ -234,6 +249,7 @@ export function buildValue(
         }
         case T_OBJECT_END: {
           const base = bases.pop()!;
+          if (top > highWater) highWater = top;
           const shape = w >>> 4;
           let make = shape ? keys.constructors[shape] : undefined;
           if (make === undefined && shape) {
@@ -283,7 +299,7 @@ export function buildValue(
     return values[0];
   } finally {
     // Keep the stacks' storage for the next call, but nothing they pointed to.
-    values.fill(undefined);
+    values.fill(undefined, 0, highWater);
     if (withSource) valueRecs.length = 0;
     bases.length = 0;
     savedKeys.length = 0;

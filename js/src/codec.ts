@@ -44,6 +44,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   const keys = new KeyCache();
   // ignoreBOM keeps a leading U+FEFF, so tape offsets (which count it) line up.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const utf16Decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
     const input = toParseInput(text);
@@ -68,14 +69,18 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       }
       const { i32, f64, u16 } = memory.wide();
       const start = (i32[report + 2] >>> 0) >> 2;
+      const units = i32[report + 8] >>> 0;
+      const utf16Start = (i32[report + 5] >>> 0) >> 1;
       const tape = {
+        escaped:
+          units > 0 && !illFormed && i32[report + 9] === 0 ? utf16Decoder.decode(u16.subarray(utf16Start, utf16Start + units)) : undefined,
         words: i32,
         start,
         end: start + (i32[report + 3] >>> 0),
         numbers: f64,
         numbersStart: (i32[report + 4] >>> 0) >> 3,
         utf16: u16,
-        utf16Start: (i32[report + 5] >>> 0) >> 1,
+        utf16Start,
       };
       const source = isString ? input : decodeBytes(decoder, input);
       try {
