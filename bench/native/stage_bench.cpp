@@ -33,8 +33,9 @@ void run(const char* name, const padded_input& in) {
   byte_stack stack;
   tape_buffers tape;
   key_table keys;
+  shape_table shapes;
   double v = best_ms([&] { validate<K>(in.data(), in.size(), kSkipBom, stack); });
-  double p = best_ms([&] { parse<K>(in.data(), in.size(), kSkipBom, stack, tape, keys); });
+  double p = best_ms([&] { parse<K>(in.data(), in.size(), kSkipBom, stack, tape, keys, shapes); });
   std::printf("%-28s %-8s validate %6.0f MB/s  parse %6.0f MB/s\n", name, K::name, in.size() / v / 1e3, in.size() / p / 1e3);
 }
 

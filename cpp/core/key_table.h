@@ -35,23 +35,32 @@ class key_table {
 
   // The id of key bytes p[0..len): `fresh` tells whether it was just added. Returns
   // kNotInterned when the key is too long, the table full, or memory short. May read
-  // up to 7 bytes past p + len (the input's padding covers that).
+  // up to 15 bytes past p + len (the input's padding covers that).
   uint32_t intern(const uint8_t* p, size_t len, bool& fresh) {
     fresh = true;
     if (len > kMaxKeyLength || !ensure_storage()) return kNotInterned;
-    uint32_t h = hash(p, len);
+    // Keys of up to 16 bytes (most keys) are compared as two words held in the slot.
+    uint64_t w0 = 0, w1 = 0;
+    if (len <= 16) {
+      w0 = load_masked(p, len < 8 ? len : 8);
+      w1 = len > 8 ? load_masked(p + 8, len - 8) : 0;
+    }
+    uint32_t h = len <= 16 ? hash_short(w0, w1, len) : hash_long(p, len);
     for (uint32_t i = h & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
       slot& s = slots_[i];
       if (s.id_plus1 == 0) {
         if (count_ >= kMaxKeys || arena_used_ + len > kArenaBytes) return kNotInterned;
         std::memcpy(arena_ + arena_used_, p, len);
-        s = {h, count_ + 1, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(len)};
+        s = {h, count_ + 1, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(len), w0, w1};
         arena_used_ += len;
         return count_++;
       }
-      if (s.hash == h && s.len == len && std::memcmp(arena_ + s.offset, p, len) == 0) {
-        fresh = false;
-        return s.id_plus1 - 1;
+      if (s.hash == h && s.len == len) {
+        bool same = len <= 16 ? (s.w0 == w0 && s.w1 == w1) : std::memcmp(arena_ + s.offset, p, len) == 0;
+        if (same) {
+          fresh = false;
+          return s.id_plus1 - 1;
+        }
       }
     }
   }
@@ -63,7 +72,20 @@ class key_table {
     uint32_t id_plus1;  // 0 = empty
     uint32_t offset;    // in arena_
     uint32_t len;
+    uint64_t w0, w1;    // the key's bytes, zero-padded, when len <= 16
   };
+
+  // n (1..8) bytes at p as a little-endian word, upper bytes zero. Reads 8 bytes.
+  static uint64_t load_masked(const uint8_t* p, size_t n) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return n >= 8 ? w : w & ((uint64_t{1} << (8 * n)) - 1);
+  }
+  static uint32_t hash_short(uint64_t w0, uint64_t w1, size_t len) {
+    uint64_t h = (w0 ^ (len * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ w1 ^ (h >> 29)) * 0x94D049BB133111EBULL;
+    return static_cast<uint32_t>(h ^ (h >> 32));
+  }
 
   bool ensure_storage() {
     if (slots_) return true;
@@ -77,7 +99,7 @@ class key_table {
     return false;
   }
 
-  static uint32_t hash(const uint8_t* p, size_t len) {
+  static uint32_t hash_long(const uint8_t* p, size_t len) {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
