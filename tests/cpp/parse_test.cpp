@@ -1,0 +1,196 @@
+// parse() -> tape over every kernel: entries, numbers, unescaping, key and shape
+// interning, number-array packing, and identical tapes from every kernel.
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/padded_input.h"
+#include "core/parse.h"
+#include "kernels.h"
+#include "shared_files.h"
+
+using namespace wasmjson;
+namespace ts = wasmjson::testing_support;
+
+struct parsed {
+  result res;
+  std::vector<uint32_t> words;
+  std::vector<double> numbers;
+  std::u16string utf16;
+};
+
+// One parser's state (stack, buffers, key and shape tables), as the wasm boundary keeps it.
+template <class K>
+struct parser_state {
+  parsed run(std::string_view text, uint32_t flags = kSkipBom) {
+    padded_input in(text);
+    parsed p;
+    p.res = parse<K>(in.data(), in.size(), flags, stack_, tape_, keys_, shapes_);
+    p.words.assign(tape_.words.data(), tape_.words.data() + tape_.words.size());
+    p.numbers.assign(tape_.numbers.data(), tape_.numbers.data() + tape_.numbers.size());
+    p.utf16.assign(reinterpret_cast<const char16_t*>(tape_.utf16.data()), tape_.utf16.size());
+    return p;
+  }
+  byte_stack stack_;
+  tape_buffers tape_;
+  key_table keys_;
+  shape_table shapes_;
+};
+
+template <class K>
+class ParseTest : public ::testing::Test, protected parser_state<K> {};
+TYPED_TEST_SUITE(ParseTest, AllKernels, KernelNames);
+
+using tape::word;
+
+TYPED_TEST(ParseTest, TapeOfASmallDocument) {
+  parsed p = this->run(R"({"a":[1,"x",true,null,false,-2.5],"b":"y\n"})");
+  ASSERT_TRUE(p.res.ok());
+  std::vector<uint32_t> expected = {
+      word(tape::kObjectBegin),
+      word(tape::kKeyNew, 0), 2, 3,  // "a" at UTF-16 [2, 3)
+      word(tape::kArrayBegin),
+      word(tape::kInt, 1),
+      word(tape::kString), 9, 10,
+      word(tape::kTrue),
+      word(tape::kNull),
+      word(tape::kFalse),
+      word(tape::kDouble),
+      word(tape::kArrayEnd),
+      word(tape::kKeyNew, 1), 35, 36,
+      word(tape::kStringEsc), 0, 2, 39, 42,  // side buffer [0, 2), source [39, 42)
+      word(tape::kObjectEnd, 1),             // the first shape
+  };
+  EXPECT_EQ(p.words, expected);
+  EXPECT_EQ(p.numbers, std::vector<double>{-2.5});
+  EXPECT_EQ(p.utf16, u"y\n");
+}
+
+TYPED_TEST(ParseTest, KeysAndShapesAreInternedAcrossDocuments) {
+  parsed first = this->run(R"([{"id":1,"name":"a"},{"id":2,"name":"b"},{"name":"c","id":3}])");
+  ASSERT_TRUE(first.res.ok());
+  parsed second = this->run(R"({"id":7,"name":"z"})");
+  ASSERT_TRUE(second.res.ok());
+  // Known keys now come as kKey with their ids; the shape is the first one seen.
+  EXPECT_EQ(second.words[1], word(tape::kKey, 0));
+  EXPECT_EQ(second.words[3], word(tape::kKey, 1));
+  EXPECT_EQ(second.words.back(), word(tape::kObjectEnd, 1));
+  // Same keys in another order are another shape.
+  size_t ends = 0;
+  std::vector<uint32_t> shapes;
+  for (uint32_t w : first.words)
+    if ((w & tape::kTagMask) == tape::kObjectEnd) shapes.push_back(w >> tape::kTagBits), ++ends;
+  EXPECT_EQ(shapes, (std::vector<uint32_t>{1, 1, 2}));
+}
+
+TYPED_TEST(ParseTest, KeyInterningCanBeTurnedOff) {
+  parsed p = this->run(R"({"k":1})", kNoKeyInterning);
+  ASSERT_TRUE(p.res.ok());
+  EXPECT_EQ(p.words[1], word(tape::kKeyNew, tape::kNoId));
+  EXPECT_EQ(p.words.back(), word(tape::kObjectEnd, 0));
+}
+
+TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
+  parsed p = this->run("[[1, -2.5, 3, 1e400, -0, 4], [], [1, \"x\"]]");
+  ASSERT_TRUE(p.res.ok());
+  ASSERT_EQ(p.words[1], word(tape::kNumberArray));
+  EXPECT_EQ(p.words[2], 6u);
+  ASSERT_EQ(p.numbers.size(), 6u);
+  EXPECT_EQ(p.numbers[0], 1);
+  EXPECT_EQ(p.numbers[1], -2.5);
+  EXPECT_EQ(p.numbers[2], 3);
+  EXPECT_TRUE(std::isinf(p.numbers[3]));
+  EXPECT_TRUE(p.numbers[4] == 0 && std::signbit(p.numbers[4]));
+  EXPECT_EQ(p.numbers[5], 4);
+  // Empty and mixed arrays stay ordinary.
+  EXPECT_EQ(p.words[3], word(tape::kArrayBegin));
+  EXPECT_EQ(p.words[4], word(tape::kArrayEnd));
+  // With source ranges (revivers) nothing is packed.
+  parsed s = this->run("[1,2]", kWithSource);
+  EXPECT_EQ(s.words[0], word(tape::kArrayBegin));
+  EXPECT_EQ(s.words[1], word(tape::kInt, 1));
+  EXPECT_EQ(s.words[2], 1u);  // source [1, 2)
+  EXPECT_EQ(s.words[3], 2u);
+}
+
+TYPED_TEST(ParseTest, NumbersRoundLikeStrtod) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    std::string s;
+    if (rng() % 4 == 0) s += '-';
+    int int_digits = 1 + rng() % 20;
+    s += static_cast<char>('1' + rng() % 9);
+    for (int d = 1; d < int_digits; ++d) s += static_cast<char>('0' + rng() % 10);
+    if (rng() % 2) {
+      s += '.';
+      int frac = 1 + rng() % 20;
+      for (int d = 0; d < frac; ++d) s += static_cast<char>('0' + rng() % 10);
+    }
+    if (rng() % 2) s += "e" + std::to_string(static_cast<int>(rng() % 660) - 330);
+    parsed p = this->run("[" + s + "]", kWithSource);  // unpacked: one kInt/kDouble entry
+    ASSERT_TRUE(p.res.ok()) << s;
+    double expected = std::strtod(s.c_str(), nullptr);
+    uint32_t w = p.words[1];
+    double got = (w & tape::kTagMask) == tape::kInt ? static_cast<int32_t>(w) >> tape::kTagBits : p.numbers.at(0);
+    ASSERT_EQ(std::signbit(got), std::signbit(expected)) << s;
+    if (std::isinf(expected)) ASSERT_TRUE(std::isinf(got)) << s;
+    else ASSERT_EQ(got, expected) << s;
+  }
+}
+
+TYPED_TEST(ParseTest, EscapesDecodeToUtf16) {
+  parsed p = this->run(R"(["\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t", "é😀"])");
+  ASSERT_TRUE(p.res.ok());
+  std::u16string expected = u"\u00e9\U0001F600";
+  expected += char16_t(0xD800);
+  expected += u"x\"\\/\b\f\n\r\t";
+  EXPECT_EQ(p.utf16, expected);
+  // The second string has no escapes: a source range in UTF-16 units.
+  size_t second = 1 + 5;  // [kArrayBegin][kStringEsc +4]
+  EXPECT_EQ(p.words[second], word(tape::kString));
+  EXPECT_EQ(p.words[second + 2] - p.words[second + 1], 3u);  // é + surrogate pair
+  EXPECT_TRUE(this->tape_.escaped_surrogate);
+}
+
+TYPED_TEST(ParseTest, Utf16OffsetsCountSurrogatePairsAndTheBom) {
+  parsed p = this->run("\xEF\xBB\xBF[\"\xF0\x9F\x98\x80\",\"a\"]");
+  ASSERT_TRUE(p.res.ok());
+  // Decoded with the BOM kept: U+FEFF [ " 😀(2 units) " , " a
+  EXPECT_EQ(p.words[2], 3u);
+  EXPECT_EQ(p.words[3], 5u);
+  EXPECT_EQ(p.words[5], 8u);
+}
+
+TYPED_TEST(ParseTest, ErrorsMatchValidate) {
+  for (const char* bad : {"[1,]", "{\"a\" 1}", "\"\\u12\"", "[1e]", "\"\xff\""}) {
+    parsed p = this->run(bad);
+    byte_stack s;
+    padded_input in(bad);
+    result v = validate<TypeParam>(in.data(), in.size(), kSkipBom, s);
+    EXPECT_EQ(p.res.code, v.code) << bad;
+    EXPECT_EQ(p.res.offset, v.offset) << bad;
+  }
+}
+
+// Every kernel writes the same tape for every corpus file.
+TYPED_TEST(ParseTest, SameTapeAsTheScalarKernel) {
+  auto files = ts::shared_files("corpus");
+  if (files.empty()) GTEST_SKIP() << "../shared/corpus not present";
+  for (const auto& f : files) {
+    if (f.extension() != ".json") continue;
+    std::string text = ts::read_file(f);
+    parser_state<TypeParam> fresh;  // both start with empty key and shape tables
+    parsed mine = fresh.run(text);
+    parser_state<scalar_kernel> reference;
+    parsed ref = reference.run(text);
+    ASSERT_TRUE(mine.res.ok()) << f;
+    EXPECT_EQ(mine.words, ref.words) << f;
+    EXPECT_EQ(mine.numbers.size(), ref.numbers.size()) << f;
+    EXPECT_TRUE(std::equal(mine.numbers.begin(), mine.numbers.end(), ref.numbers.begin(),
+                           [](double a, double b) { return std::memcmp(&a, &b, 8) == 0; }))
+        << f;
+    EXPECT_EQ(mine.utf16, ref.utf16) << f;
+  }
+}
