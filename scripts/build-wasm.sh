@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want=$(tr -d '[:space:]' < emsdk.lock)
-have=$(emcc --version | head -n1 | sed -E 's/.* ([0-9]+\.[0-9]+\.[0-9]+).*/\1/')
+have=$(emcc --version | sed -n 1p | sed -E 's/.* ([0-9]+\.[0-9]+\.[0-9]+).*/\1/')
 if [ "$have" != "$want" ]; then
   echo "build-wasm: WARNING: emcc is $have but emsdk.lock pins $want; output may differ" >&2
 fi

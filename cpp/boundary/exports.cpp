@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../core/parse.h"
+#include "../core/reformat.h"
 #include "../core/validate.h"
 
 #include "active_kernel.h"
@@ -40,6 +41,17 @@ struct parse_report {
   uint32_t escaped_surrogate;  // 1 when a \u escape wrote a surrogate to it
 };
 parse_report g_report;
+
+// What wj_reformat reports (docs/BOUNDARY.md).
+struct reformat_report {
+  uint32_t code;
+  uint32_t error_offset;
+  uint32_t output;      // pointer to the UTF-8 output
+  uint32_t output_len;  // bytes
+};
+reformat_report g_reformat_report;
+wasmjson::growable<uint8_t> g_reformat_out;
+wasmjson::growable<uint8_t> g_reformat_first;
 }  // namespace
 
 // Memory owned by JS until passed to wj_free. Returns 0 when memory cannot grow.
@@ -92,3 +104,18 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
 
 // Forgets every interned key and shape (JS drops its strings and constructors too).
 WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }
+
+// Rewrites data[0..len) with no whitespace (indent_len == 0) or pretty-printed with the
+// given indent (at most 10 bytes). Strings and numbers are copied verbatim. Same buffer
+// contract as wj_validate; the output stays valid until the next wj_reformat call.
+WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent,
+                                             size_t indent_len) {
+  std::memset(data + len, 0, wasmjson::kPadding);
+  wasmjson::result r = wasmjson::reformat<active_kernel>(data, len, flags, indent, indent_len, g_stack,
+                                                          g_reformat_out, g_reformat_first);
+  g_reformat_report.code = static_cast<uint32_t>(r.code);
+  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
+  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_reformat_out.data()));
+  g_reformat_report.output_len = static_cast<uint32_t>(g_reformat_out.size());
+  return &g_reformat_report;
+}

@@ -23,8 +23,17 @@ export interface ParseOptions {
   reviver?: Reviver;
 }
 
+export interface PrettifyOptions {
+  /** As JSON.stringify's space: a number of spaces (at most 10) or a string (first 10 characters). Default 2. */
+  indent?: number | string;
+}
+
 export interface Codec {
   readonly flavor: Flavor;
+  /** The same JSON text without insignificant whitespace; strings and numbers byte for byte. */
+  minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array;
+  /** The same JSON text indented like JSON.stringify(value, null, indent), strings and numbers verbatim. */
+  prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array;
   /** JSON.parse, from a string or UTF-8 bytes. */
   parse(text: unknown, reviver?: Reviver | ParseOptions | null): any;
   validate(input: JsonInput): boolean;
@@ -33,6 +42,30 @@ export interface Codec {
 }
 
 const KERNELS: Record<number, Flavor | undefined> = { 1: 'swar64', 2: 'simd128' };
+const encoder = new TextEncoder();
+
+/** JSON.stringify's rule for its space argument. */
+function indentString(space: unknown): string {
+  if (typeof space === 'object' && space !== null) {
+    if (space instanceof Number) space = Number(space);
+    else if (space instanceof String) space = String(space);
+  }
+  if (typeof space === 'number') return ' '.repeat(Math.max(0, Math.min(10, Math.trunc(space) || 0)));
+  if (typeof space === 'string') return space.slice(0, 10);
+  return '';
+}
+
+/**
+ * TextEncoder wrote each lone surrogate of a string input as U+FFFD, and the output
+ * copied it. Strings are copied verbatim and in order, so the k-th U+FFFD of the output
+ * is the k-th character of the input that is U+FFFD or a lone surrogate.
+ */
+function restoreLoneSurrogates(input: string, output: string): string {
+  if (input.isWellFormed()) return output;
+  const originals = input.match(/\ufffd|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g) ?? [];
+  let k = 0;
+  return output.replace(/\ufffd/g, () => originals[k++] ?? '\ufffd');
+}
 const OUT_OF_MEMORY = 18;
 
 export function createCodec(instance: WebAssembly.Instance): Codec {
@@ -107,6 +140,42 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     return report;
   }
 
+  // Room for a prettify indent (at most 10 UTF-8 characters), allocated on first use.
+  let indentPtr = 0;
+
+  function reformat(input: unknown, indent: string, fn: string): string | Uint8Array {
+    const source = asInput(input, fn);
+    const isString = typeof source === 'string';
+    const indentBytes = encoder.encode(indent);
+    if (indentBytes.length > 0 && indentPtr === 0) {
+      indentPtr = wasm.wj_alloc(64) >>> 0;
+      if (indentPtr === 0) throw outOfMemory(64);
+    }
+    memory.bytes().set(indentBytes, indentPtr);
+    const region = memory.acquire(source);
+    try {
+      const report = (wasm.wj_reformat(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM, indentPtr, indentBytes.length) >>> 0) >> 2;
+      const i32 = memory.wide().i32;
+      const code = i32[report];
+      if (code !== 0) throw failure(code, i32[report + 1] >>> 0, source, region.len);
+      const out = i32[report + 2] >>> 0;
+      const bytes = memory.bytes().subarray(out, out + (i32[report + 3] >>> 0));
+      if (!isString) return bytes.slice();
+      const text = decoder.decode(bytes);
+      return text.includes('\ufffd') ? restoreLoneSurrogates(source, text) : text;
+    } finally {
+      memory.release(region);
+    }
+  }
+
+  function minify(input: JsonInput): string | Uint8Array {
+    return reformat(input, '', 'minify');
+  }
+
+  function prettify(input: JsonInput, options?: PrettifyOptions): string | Uint8Array {
+    return reformat(input, indentString(options?.indent ?? 2), 'prettify');
+  }
+
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const bytesOrText = asInput(input, 'validate');
     const region = memory.acquire(bytesOrText);
@@ -124,7 +193,13 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     return { valid: false, error: syntaxError(code, offset, bytesOrText) };
   }
 
-  return { flavor, parse, validate: validate as Codec['validate'] };
+  return {
+    flavor,
+    parse,
+    validate: validate as Codec['validate'],
+    minify: minify as Codec['minify'],
+    prettify: prettify as Codec['prettify'],
+  };
 }
 
 /** Byte containers (Uint8Array, Buffer, ArrayBuffer, DataView) as a Uint8Array, else undefined. */

@@ -12,6 +12,8 @@ export interface WasmExports {
   /** Returns a pointer to the parse report (docs/BOUNDARY.md). */
   wj_parse(ptr: number, len: number, flags: number): number;
   wj_reset_keys(): void;
+  /** Returns a pointer to the reformat report (docs/BOUNDARY.md). */
+  wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number): number;
 }
 
 export type Flavor = 'simd128' | 'swar64';

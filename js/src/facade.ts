@@ -6,6 +6,7 @@ import {
   type Codec,
   type JsonInput,
   type ParseOptions,
+  type PrettifyOptions,
   type ValidateOptions,
   type ValidationResult,
 } from './codec.js';
@@ -127,5 +128,12 @@ export function createFacade(platform: Platform) {
     },
   };
 
-  return { load, loadSync, init, initSync, implementation, validate, parse };
+  function minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array {
+    return codec().minify(input);
+  }
+  function prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array {
+    return codec().prettify(input, options);
+  }
+
+  return { load, loadSync, init, initSync, implementation, validate, parse, minify, prettify };
 }

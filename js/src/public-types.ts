@@ -1,6 +1,6 @@
 // Types and classes every entry point exports alongside the functions.
 export { JsonSyntaxError, type ErrorCode } from './errors.js';
 export type { Flavor } from './exports.js';
-export type { Codec, JsonInput, ParseOptions, ValidateOptions, ValidationResult } from './codec.js';
+export type { Codec, JsonInput, ParseOptions, PrettifyOptions, ValidateOptions, ValidationResult } from './codec.js';
 export type { Reviver } from './revive.js';
 export type { Implementation, InitOptions, WasmSource } from './facade.js';

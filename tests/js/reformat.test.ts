@@ -1,0 +1,118 @@
+// minify() and prettify(): whitespace rewritten, strings and numbers byte for byte.
+import { describe, expect, it } from 'vitest';
+import { listShared, readShared } from '#files';
+import * as wasmjson from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** Deterministic documents whose numbers are in JS's own form, so JSON.stringify is the oracle. */
+function* documents(count: number): Generator<unknown> {
+  let seed = 99;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const strings = ['', 'a', 'é', '😀', 'line\nbreak', 'q"uote', 'back\\slash', '\u0001', 'tab\t', 'ключ'];
+  const value = (depth: number): unknown => {
+    const k = rnd(depth > 4 ? 5 : 8);
+    if (k === 0) return null;
+    if (k === 1) return rnd(2) === 0;
+    if (k === 2) return (rnd(2000000) - 1000000) / [1, 10, 1000][rnd(3)];
+    if (k === 3 || k === 4) return strings[rnd(strings.length)];
+    if (k === 5 || k === 6) return Array.from({ length: rnd(5) }, () => value(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (let i = rnd(5); i > 0; i--) o[strings[rnd(strings.length)] + rnd(3)] = value(depth + 1);
+    return o;
+  };
+  for (let i = 0; i < count; i++) yield value(0);
+}
+
+for (const flavor of FLAVORS) {
+  describe(`minify / prettify (${flavor})`, async () => {
+    const codec = await codecFor(flavor);
+
+    it('agree with JSON.stringify on generated documents, from strings and bytes', () => {
+      for (const doc of documents(1500)) {
+        const spaced = JSON.stringify(doc, null, 3);
+        expect(codec.minify(spaced)).toBe(JSON.stringify(doc));
+        expect(fromUtf8.decode(codec.minify(utf8.encode(spaced)))).toBe(JSON.stringify(doc));
+        for (const indent of [2, '\t', 4]) {
+          expect(codec.prettify(JSON.stringify(doc), { indent })).toBe(JSON.stringify(doc, null, indent));
+        }
+      }
+    });
+
+    it('copy numbers and escapes verbatim', () => {
+      const text = '[ 1.50 , -0.0 , 1e400 , 12345678901234567890 , "\\u00e9\\/" , {"k\\n" : 1E+2} ]';
+      expect(codec.minify(text)).toBe('[1.50,-0.0,1e400,12345678901234567890,"\\u00e9\\/",{"k\\n":1E+2}]');
+      expect(codec.prettify('{"a":[],"b":{},"c":[1]}')).toBe('{\n  "a": [],\n  "b": {},\n  "c": [\n    1\n  ]\n}');
+    });
+
+    it('take the indent as JSON.stringify takes space', () => {
+      const v = { a: [1, { b: 2 }] };
+      const text = JSON.stringify(v);
+      for (const indent of [0, 1, 10, 20, -3, 2.7, '', '-', '0123456789abc', new Number(3), new String('..')]) {
+        expect(codec.prettify(text, { indent: indent as never })).toBe(JSON.stringify(v, null, indent as never));
+      }
+      expect(codec.prettify(text)).toBe(JSON.stringify(v, null, 2));
+    });
+
+    it('return bytes for bytes, skip a BOM, keep non-ASCII as UTF-8', () => {
+      const out = codec.minify(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8.encode(' { "é" : "ü" } ')]));
+      expect(out).toBeInstanceOf(Uint8Array);
+      expect(fromUtf8.decode(out)).toBe('{"é":"ü"}');
+    });
+
+    it('keep lone surrogates of string input, next to real U+FFFD', () => {
+      const text = '{ "\ud800" : [ "\ufffd" , "a\udfffb" , "\ud83d\ude00" ] }';
+      expect(codec.minify(text)).toBe('{"\ud800":["\ufffd","a\udfffb","\ud83d\ude00"]}');
+      expect(codec.prettify(text)).toBe('{\n  "\ud800": [\n    "\ufffd",\n    "a\udfffb",\n    "\ud83d\ude00"\n  ]\n}');
+    });
+
+    it('reject invalid input with a positioned SyntaxError', () => {
+      expect(() => codec.minify('{"a": [1, 2,, 3]}')).toThrow(SyntaxError);
+      try {
+        codec.prettify('[1,\n 2\n x]');
+        expect.unreachable();
+      } catch (e) {
+        const err = e as wasmjson.JsonSyntaxError;
+        expect(err.offset).toBe(8);
+        expect(err.line).toBe(3);
+        expect(err.column).toBe(2);
+        expect(err.message).toBe("Expected ',' or ']' after array element in JSON at position 8 (line 3 column 2)");
+      }
+      expect(() => codec.minify(new Uint8Array([0x22, 0xff, 0x22]))).toThrow(/Invalid UTF-8/);
+      expect(() => codec.minify(42 as never)).toThrow(TypeError);
+    });
+
+    it('handle deep nesting without recursion', () => {
+      const n = 200_000;
+      const deep = '[ '.repeat(n) + ' ]'.repeat(n);
+      expect(codec.minify(deep)).toBe('['.repeat(n) + ']'.repeat(n));
+      const pretty = codec.prettify('['.repeat(1000) + ']'.repeat(1000)) as string;
+      expect(codec.minify(pretty)).toBe('['.repeat(1000) + ']'.repeat(1000));
+    });
+
+    it('round-trip every corpus file', async () => {
+      const names = await listShared('corpus');
+      if (!names) return console.log('../shared/corpus not present: skipped');
+      for (const name of names.filter((n) => n.endsWith('.json'))) {
+        const bytes = await readShared(`corpus/${name}`);
+        const text = fromUtf8.decode(bytes);
+        const min = codec.minify(text);
+        expect(JSON.parse(min), name).toStrictEqual(JSON.parse(text));
+        expect(codec.minify(codec.prettify(text, { indent: 1 })), name).toBe(min);
+        expect(fromUtf8.decode(codec.minify(bytes)), name).toBe(min);
+      }
+    });
+  });
+}
+
+describe('top-level minify / prettify', () => {
+  it('are exported', () => {
+    expect(wasmjson.minify('[ 1 ]')).toBe('[1]');
+    expect(wasmjson.prettify('[1]', { indent: 1 })).toBe('[\n 1\n]');
+  });
+});
