@@ -11,6 +11,9 @@ enum parse_flags : uint32_t {
   // Emit every key as new and uncached (for JS strings that are not well-formed UTF-16,
   // whose lone surrogates all encode to the same U+FFFD bytes).
   kNoKeyInterning = 1u << 2,
+  // Parse one value and stop after it (lazy documents, at()): the result offset is the
+  // value's end, and what follows is not read.
+  kSingleValue = 1u << 3,
 };
 
 // Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
@@ -23,12 +26,14 @@ result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack,
   if (flags & kWithSource) {
     tape_writer<true> sink(out, keys, shapes, intern);
     reader<Kernel, tape_writer<true>> r(data, len, sink, stack, start);
+    if (flags & kSingleValue) r.stop_after_value();
     result res = r.run();
     out.saw_replacement = r.saw_replacement();
     return res;
   }
   tape_writer<false> sink(out, keys, shapes, intern);
   reader<Kernel, tape_writer<false>> r(data, len, sink, stack, start);
+  if (flags & kSingleValue) r.stop_after_value();
   result res = r.run();
   out.saw_replacement = r.saw_replacement();
   return res;

@@ -194,12 +194,17 @@ class reader {
     return fail(error_code::expected_comma_or_bracket, p);
 
   document_end:
+    if (single_value_) return {error_code::ok, pos(p)};
     p = skip_whitespace(p);
     if (p < end_) return fail(error_code::trailing_content, p);
     return {error_code::ok, static_cast<size_t>(end_ - begin_)};
   }
 
- // Whether a string contained U+FFFD (EF BF BD).
+ // Stop after the first complete value, leaving what follows unread; run() then
+  // reports the value's end as the result offset.
+  void stop_after_value() { single_value_ = true; }
+
+  // Whether a string contained U+FFFD (EF BF BD).
   bool saw_replacement() const { return saw_replacement_; }
 
  private:
@@ -362,6 +367,7 @@ class reader {
   Sink& sink_;
   byte_stack& stack_;
   bool saw_replacement_ = false;
+  bool single_value_ = false;
   size_t delta16_;  // UTF-8 bytes so far minus UTF-16 units so far
   result error_{error_code::ok, 0};
 };

@@ -17,8 +17,19 @@
 //   // Index in [0, width] of the first byte that is not ASCII (>= 0x80).
 //   static size_t ascii_stop(const uint8_t* p);
 //
-// Every function reads exactly `width` bytes starting at p; callers guarantee they
-// are readable (inputs carry kPadding bytes of padding, see padded_input.h).
+//   // The serializer's clean-run copy (cpp/core/writer_escape.h): stores p[0..width) to
+//   // out[0..width) whatever the bytes are, and returns string_stop(p).
+//   static size_t copy_string_run(const uint8_t* p, uint8_t* out);
+//
+//   static constexpr size_t units16;          // UTF-16 units per call: width / 2 (1 for scalar)
+//   // The same over UTF-16 code units: stores the low byte of each of p[0..units16) to
+//   // out[0..units16) and returns the index of the first unit that is '"', '\\', < 0x20
+//   // or >= 0x80 (units16 when none). Reads units16 units (2 * units16 bytes).
+//   static size_t narrow_string_run(const uint16_t* p, uint8_t* out);
+//
+// Every function but narrow_string_run reads exactly `width` bytes starting at p; callers
+// guarantee they are readable (inputs carry kPadding bytes of padding, see
+// padded_input.h) and that `out` has room for a whole chunk.
 #pragma once
 #include <cstddef>
 #include <cstdint>

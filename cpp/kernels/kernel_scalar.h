@@ -18,6 +18,17 @@ struct scalar_kernel {
     return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
   }
   static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
+
+  static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
+    *out = *p;
+    return string_stop(p);
+  }
+  static constexpr size_t units16 = 1;
+  static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
+    uint16_t u = *p;
+    *out = static_cast<uint8_t>(u);
+    return (u == '"' || u == '\\' || u < 0x20 || u >= 0x80) ? 0 : 1;
+  }
 };
 
 }  // namespace wasmjson

@@ -2,6 +2,8 @@
 // (unit tests, fuzzing) the same intrinsics come from SIMDe, so this exact code is
 // what the tests exercise.
 #pragma once
+#include <cstring>
+
 #include "kernel.h"
 
 #if defined(__wasm_simd128__)
@@ -38,6 +40,31 @@ struct simd128_kernel {
   }
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
+  }
+
+  static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
+    v128_t v = wasm_v128_load(p);
+    wasm_v128_store(out, v);
+    v128_t special = wasm_i8x16_lt(v, wasm_i8x16_splat(0x20));
+    v128_t quote = wasm_i8x16_eq(v, wasm_i8x16_splat('"'));
+    v128_t backslash = wasm_i8x16_eq(v, wasm_i8x16_splat('\\'));
+    return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
+  }
+
+  static constexpr size_t units16 = 8;
+  static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
+    v128_t v = wasm_v128_load(p);
+    // Unsigned: units < 0x20 or >= 0x80 (which includes every surrogate).
+    v128_t control = wasm_u16x8_lt(v, wasm_i16x8_splat(0x20));
+    v128_t wide = wasm_u16x8_ge(v, wasm_i16x8_splat(0x80));
+    v128_t quote = wasm_i16x8_eq(v, wasm_i16x8_splat('"'));
+    v128_t backslash = wasm_i16x8_eq(v, wasm_i16x8_splat('\\'));
+    uint32_t hits = wasm_i16x8_bitmask(wasm_v128_or(wasm_v128_or(control, wide), wasm_v128_or(quote, backslash)));
+    // Clean units are < 0x80, so the saturating narrow keeps them exactly.
+    v128_t bytes = wasm_u8x16_narrow_i16x8(v, v);
+    uint64_t low = static_cast<uint64_t>(wasm_i64x2_extract_lane(bytes, 0));
+    std::memcpy(out, &low, 8);
+    return hits ? static_cast<size_t>(__builtin_ctz(hits)) : units16;
   }
 };
 

@@ -1,8 +1,9 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
 import { buildValue, KeyCache, type ParseRecord } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { FLAG_NO_KEY_INTERNING, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
-import { Memory } from './memory.js';
+import { FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { Memory, type Region } from './memory.js';
+import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
@@ -34,6 +35,10 @@ export interface Codec {
   minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array;
   /** The same JSON text indented like JSON.stringify(value, null, indent), strings and numbers verbatim. */
   prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array;
+  /** The value at an RFC 6901 JSON Pointer, or undefined; reads only what the path needs. */
+  at(input: JsonInput, pointer: string): unknown;
+  /** A document kept in wasm memory, explored on demand (free() it, or let GC do it). */
+  lazy(input: JsonInput): LazyValue;
   /** JSON.parse, from a string or UTF-8 bytes. */
   parse(text: unknown, reviver?: Reviver | ParseOptions | null): any;
   validate(input: JsonInput): boolean;
@@ -43,6 +48,19 @@ export interface Codec {
 
 const KERNELS: Record<number, Flavor | undefined> = { 1: 'swar64', 2: 'simd128' };
 const encoder = new TextEncoder();
+
+/**
+ * A string with lone surrogates as the same JSON text with those written as \u escapes
+ * (they can only be valid inside strings, where the escape means the same code unit),
+ * so its UTF-8 copy in wasm loses nothing. Error offsets after them shift by 5 each.
+ */
+function wellFormed<T extends string | Uint8Array>(source: T): T {
+  if (typeof source !== 'string' || source.isWellFormed()) return source;
+  return source.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+  ) as T;
+}
 
 /** JSON.stringify's rule for its space argument. */
 function indentString(space: unknown): string {
@@ -100,34 +118,63 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
         keys.clear();
         report = runParse(region.ptr, region.len, flags, input);
       }
-      const { i32, f64, u16 } = memory.wide();
-      const start = (i32[report + 2] >>> 0) >> 2;
-      const units = i32[report + 8] >>> 0;
-      const utf16Start = (i32[report + 5] >>> 0) >> 1;
-      const tape = {
-        escaped:
-          units > 0 && !illFormed && i32[report + 9] === 0 ? utf16Decoder.decode(u16.subarray(utf16Start, utf16Start + units)) : undefined,
-        words: i32,
-        start,
-        end: start + (i32[report + 3] >>> 0),
-        numbers: f64,
-        numbersStart: (i32[report + 4] >>> 0) >> 3,
-        utf16: u16,
-        utf16Start,
-      };
-      const source = isString ? input : decodeBytes(decoder, input);
-      try {
-        value = buildValue(tape, source, keys, records, illFormed);
-      } catch (e) {
-        // Some new keys may not have reached the cache: forget them all on both sides.
-        wasm.wj_reset_keys();
-        keys.clear();
-        throw e;
-      }
+      value = buildFromReport(report, isString ? input : () => decodeBytes(decoder, input), records, illFormed);
     } finally {
       memory.release(region);
     }
     return reviver ? revive(value, records!.root, reviver) : value;
+  }
+
+  /** Builds the value of the tape a report describes; `source` is the document as text. */
+  function buildFromReport(
+    report: number,
+    source: string | (() => string),
+    records: { root?: ParseRecord } | undefined,
+    illFormed: boolean,
+  ): unknown {
+    const { i32, f64, u16 } = memory.wide();
+    const start = (i32[report + 2] >>> 0) >> 2;
+    const units = i32[report + 8] >>> 0;
+    const utf16Start = (i32[report + 5] >>> 0) >> 1;
+    const tape = {
+      escaped:
+        units > 0 && !illFormed && i32[report + 9] === 0
+          ? utf16Decoder.decode(u16.subarray(utf16Start, utf16Start + units))
+          : undefined,
+      words: i32,
+      start,
+      end: start + (i32[report + 3] >>> 0),
+      numbers: f64,
+      numbersStart: (i32[report + 4] >>> 0) >> 3,
+      utf16: u16,
+      utf16Start,
+    };
+    const text = typeof source === 'string' ? source : source();
+    try {
+      return buildValue(tape, text, keys, records, illFormed);
+    } catch (e) {
+      // Some new keys may not have reached the cache: forget them all on both sides.
+      wasm.wj_reset_keys();
+      keys.clear();
+      throw e;
+    }
+  }
+
+  /**
+   * The value starting at byte `begin` of a document already in wasm memory (at() and
+   * lazy documents): parsed in place up to its end, validated in full. Offsets of
+   * errors are re-based to the document.
+   */
+  function parseValueAt(region: Region, begin: number, source: string | Uint8Array): unknown {
+    const ptr = region.ptr + begin;
+    const len = region.len - begin;
+    const report = (wasm.wj_parse(ptr, len, FLAG_SINGLE_VALUE) >>> 0) >> 2;
+    const i32 = memory.wide().i32;
+    if (i32[report + 6]) keys.clear();
+    if (i32[report] !== 0) throw failure(i32[report], begin + (i32[report + 1] >>> 0), source, region.len);
+    const end = i32[report + 1] >>> 0;
+    // The value's own text: its tape offsets count from its first byte.
+    return buildFromReport(report, () => decoder.decode(memory.bytes().subarray(ptr, ptr + end)), undefined, false);
   }
 
   /** One wj_parse call; returns the report's index in i32 words, or throws its error. */
@@ -176,6 +223,24 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     return reformat(input, indentString(options?.indent ?? 2), 'prettify');
   }
 
+  const navHost: NavHost = {
+    wasm,
+    memory,
+    inputFlags: (source) => (typeof source === 'string' ? 0 : FLAG_SKIP_BOM),
+    fail(code, byteOffset, source, len): never {
+      throw failure(code, byteOffset, source, len);
+    },
+    valueAt: parseValueAt,
+  };
+
+  function at(input: JsonInput, pointer: string): unknown {
+    return navigateTo(navHost, wellFormed(asInput(input, 'at')), pointer);
+  }
+
+  function lazy(input: JsonInput): LazyValue {
+    return lazyDocument(navHost, wellFormed(asInput(input, 'lazy')));
+  }
+
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const bytesOrText = asInput(input, 'validate');
     const region = memory.acquire(bytesOrText);
@@ -197,6 +262,8 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     flavor,
     parse,
     validate: validate as Codec['validate'],
+    at,
+    lazy,
     minify: minify as Codec['minify'],
     prettify: prettify as Codec['prettify'],
   };

@@ -14,6 +14,10 @@ export interface WasmExports {
   wj_reset_keys(): void;
   /** Returns a pointer to the reformat report (docs/BOUNDARY.md). */
   wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number): number;
+  /** Navigation (docs/BOUNDARY.md): each returns a pointer to the navigation report. */
+  wj_nav_root(doc: number, len: number, flags: number): number;
+  wj_nav_child(doc: number, len: number, offset: number, key: number, keyLen: number, index: number): number;
+  wj_nav_entries(doc: number, len: number, offset: number): number;
 }
 
 export type Flavor = 'simd128' | 'swar64';
@@ -24,6 +28,8 @@ export const FLAVORS: readonly Flavor[] = ['simd128', 'swar64'];
 export const FLAG_SKIP_BOM = 1;
 export const FLAG_WITH_SOURCE = 2;
 export const FLAG_NO_KEY_INTERNING = 4;
+/** Parse one value and stop after it (the report's error_offset is then its end). */
+export const FLAG_SINGLE_VALUE = 8;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked against memory.buffer before use.

@@ -10,6 +10,7 @@ import {
   type ValidateOptions,
   type ValidationResult,
 } from './codec.js';
+import type { LazyValue } from './navigate.js';
 import type { Reviver } from './revive.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
 
@@ -135,5 +136,12 @@ export function createFacade(platform: Platform) {
     return codec().prettify(input, options);
   }
 
-  return { load, loadSync, init, initSync, implementation, validate, parse, minify, prettify };
+  function at(input: JsonInput, pointer: string): unknown {
+    return codec().at(input, pointer);
+  }
+  function lazy(input: JsonInput): LazyValue {
+    return codec().lazy(input);
+  }
+
+  return { load, loadSync, init, initSync, implementation, validate, parse, minify, prettify, at, lazy };
 }

@@ -69,6 +69,23 @@ export class Memory {
    * bytes are copied as they are. The returned region stays valid until release().
    */
   acquire(input: string | Uint8Array): Region {
+    const region = this.copyIn(input);
+    if (!region.owned) this.scratchBusy = true;
+    return region;
+  }
+
+  /** Like acquire(), but always into a buffer of its own (freed by release()). */
+  acquireOwned(input: string | Uint8Array): Region {
+    const busy = this.scratchBusy;
+    this.scratchBusy = true;
+    try {
+      return this.copyIn(input);
+    } finally {
+      this.scratchBusy = busy;
+    }
+  }
+
+  private copyIn(input: string | Uint8Array): Region {
     let region: Region;
     if (typeof input === 'string') {
       region = this.encodeString(input);
@@ -77,7 +94,6 @@ export class Memory {
       this.bytes().set(input, ptr);
       region = { ptr, len: input.length, owned: ptr !== this.scratchPtr };
     }
-    if (!region.owned) this.scratchBusy = true;
     return region;
   }
 

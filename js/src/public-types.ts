@@ -4,3 +4,4 @@ export type { Flavor } from './exports.js';
 export type { Codec, JsonInput, ParseOptions, PrettifyOptions, ValidateOptions, ValidationResult } from './codec.js';
 export type { Reviver } from './revive.js';
 export type { Implementation, InitOptions, WasmSource } from './facade.js';
+export { LazyNode, type LazyValue } from './navigate.js';

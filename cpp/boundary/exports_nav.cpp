@@ -1,0 +1,89 @@
+// Navigation exports (docs/BOUNDARY.md, "Navigation"): at() and lazy documents. The
+// document is a buffer owned by JS with the usual zero padding; these calls only read it.
+#include <cstring>
+
+#include "../core/navigate.h"
+#include "../core/validate.h"
+#include "active_kernel.h"
+
+namespace {
+// Read by JS as consecutive u32 values after each call.
+struct nav_report {
+  uint32_t code;
+  uint32_t error_offset;
+  uint32_t value;  // offset of the value found (kNone when there is none)
+  uint32_t kind;   // nav::kind of that value
+  uint32_t count;  // wj_nav_entries: number of entries
+  uint32_t list;   // wj_nav_entries: pointer to count x 4 u32 (key begin, key end, key escaped, value)
+};
+constexpr uint32_t kNone = UINT32_MAX;
+nav_report g_nav;
+wasmjson::growable<uint8_t> g_key_scratch;
+wasmjson::growable<uint32_t> g_entries;
+
+wasmjson::nav::cursor make_cursor(const uint8_t* doc, size_t len) {
+  wasmjson::nav::cursor c;
+  c.begin = doc;
+  c.end = doc + len;
+  g_nav = {0, 0, kNone, 0, 0, 0};
+  return c;
+}
+
+const nav_report* finish(const wasmjson::nav::cursor& c) {
+  if (c.code != wasmjson::error_code::ok) {
+    g_nav.code = static_cast<uint32_t>(c.code);
+    g_nav.error_offset = static_cast<uint32_t>(c.error_at - c.begin);
+    g_nav.value = kNone;
+  }
+  return &g_nav;
+}
+
+void found(const wasmjson::nav::cursor& c, const uint8_t* v) {
+  g_nav.value = static_cast<uint32_t>(v - c.begin);
+  g_nav.kind = static_cast<uint32_t>(wasmjson::nav::kind_at(v));
+}
+}  // namespace
+
+// Writes the padding after doc[0..len) (the buffer has room for it) and reports the
+// root value: past one BOM (flags & SKIP_BOM) and any whitespace.
+WJ_EXPORT const nav_report* wj_nav_root(uint8_t* doc, size_t len, uint32_t flags) {
+  std::memset(doc + len, 0, wasmjson::kPadding);
+  auto c = make_cursor(doc, len);
+  const uint8_t* p = wasmjson::nav::skip_ws(doc + wasmjson::bom_length(doc, len, flags));
+  if (p >= c.end) c.fail(wasmjson::error_code::unexpected_end, p);
+  else found(c, p);
+  return finish(c);
+}
+
+// The child of the container at `offset`: under the UTF-8 key[0..key_len) when key is
+// not 0, else at `index`. value = kNone when there is no such child (or it is a scalar).
+WJ_EXPORT const nav_report* wj_nav_child(const uint8_t* doc, size_t len, size_t offset, const uint8_t* key,
+                                         size_t key_len, size_t index) {
+  auto c = make_cursor(doc, len);
+  const uint8_t* p = doc + offset;
+  wasmjson::nav::kind k = wasmjson::nav::kind_at(p);
+  bool fits = key ? k == wasmjson::nav::kind::object : k == wasmjson::nav::kind::array;
+  if (fits) {
+    const uint8_t* v = wasmjson::nav::child<active_kernel>(c, p, key, key_len, index, g_key_scratch);
+    if (v) found(c, v);
+  }
+  return finish(c);
+}
+
+// Lists the entries of the container at `offset` (see nav_report::list).
+WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_t offset) {
+  auto c = make_cursor(doc, len);
+  g_entries.clear();
+  wasmjson::nav::for_each_entry<active_kernel>(
+      c, doc + offset, [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
+        if (!g_entries.reserve_more(4)) return c.fail(wasmjson::error_code::out_of_memory, v);
+        g_entries.push_unchecked(kb ? static_cast<uint32_t>(kb - doc) : 0);
+        g_entries.push_unchecked(ke ? static_cast<uint32_t>(ke - doc) : 0);
+        g_entries.push_unchecked(escaped ? 1 : 0);
+        g_entries.push_unchecked(static_cast<uint32_t>(v - doc));
+        return true;
+      });
+  g_nav.count = static_cast<uint32_t>(g_entries.size() / 4);
+  g_nav.list = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_entries.data()));
+  return finish(c);
+}

@@ -1,0 +1,292 @@
+// The serializer: command batches (writer_commands.h) -> JSON text in an output_buffer,
+// exactly as JSON.stringify lays it out, compact or indented with a gap. One writer per
+// document at a time; its state (depth, separators) carries over from batch to batch, so
+// JS can send a document in as many batches as it likes. Nothing here recurses: depth is
+// a counter, and each container's commas are decided from one flag.
+#pragma once
+#include <cmath>
+#include <cstring>
+
+#include "writer_commands.h"
+#include "writer_escape.h"
+#include "writer_keys.h"
+#include "writer_number.h"
+#include "writer_output.h"
+
+namespace wasmjson {
+
+// One batch of commands. `strings` carries kPadding readable bytes after string_bytes.
+struct write_batch {
+  const uint32_t* ops;
+  size_t op_count;
+  const double* numbers;
+  size_t number_count;
+  const uint8_t* strings;
+  size_t string_bytes;
+  bool utf8;  // strings are UTF-8 (else UTF-16 code units)
+};
+
+template <class Kernel>
+class json_writer {
+ public:
+  static constexpr size_t kMaxGapUnits = 10;
+
+  // Starts a document. The gap (space argument, at most 10 UTF-16 units) is given as
+  // UTF-16; an empty gap means compact output.
+  void begin(uint32_t flags, const uint16_t* gap, size_t gap_units) {
+    out_.clear();
+    flags_ = flags;
+    out_flags_ = 0;
+    depth_ = 0;
+    first_ = true;
+    after_key_ = false;
+    if (gap_units > kMaxGapUnits) gap_units = kMaxGapUnits;
+    gap_len_ = static_cast<size_t>(
+        transcode_utf16(gap_, gap, gap_units, (flags & cmd::kKeepLoneSurrogates) != 0, out_flags_) - gap_);
+  }
+
+  // Appends one batch. Returns a cmd::status; after kResendUtf16 or an error the output
+  // and state are as they were before the call.
+  uint32_t write(const write_batch& b, key_cache& keys) {
+    size_t size = out_.size();
+    uint32_t depth = depth_, flags = out_flags_;
+    bool first = first_, after_key = after_key_;
+    uint32_t status = gap_len_ ? run<true>(b, keys) : run<false>(b, keys);
+    if (status != cmd::kOk) {
+      out_.truncate(size);
+      depth_ = depth;
+      out_flags_ = flags;
+      first_ = first;
+      after_key_ = after_key;
+    }
+    return status;
+  }
+
+  const output_buffer& output() const { return out_; }
+  output_buffer& output() { return out_; }
+  uint32_t output_flags() const { return out_flags_; }
+
+ private:
+  template <bool Pretty>
+  uint32_t run(const write_batch& b, key_cache& keys) {
+    const uint32_t* op = b.ops;
+    const uint32_t* op_end = op + b.op_count;
+    const double* num = b.numbers;
+    const double* num_end = num + b.number_count;
+    const uint8_t* s8 = b.strings;  // UTF-8 cursor
+    const uint16_t* s16 = reinterpret_cast<const uint16_t*>(b.strings);  // UTF-16 cursor
+    const bool utf8 = b.utf8;
+    const bool keep_lone = (flags_ & cmd::kKeepLoneSurrogates) != 0;
+    uint32_t depth = depth_;
+    bool first = first_;
+    bool after_key = after_key_;
+    uint32_t oflags = out_flags_;
+    uint8_t* limit = nullptr;
+    uint8_t* o = out_.reserve(out_.data() ? out_.data() + out_.size() : nullptr, 64, limit);
+    if (!o) return cmd::kOutOfMemory;
+
+    // Room for what goes before a value or key: ',' and, indented, '\n' and the indent.
+    auto prefix_room = [&]() -> size_t { return Pretty ? 2 + size_t(depth) * gap_len_ : 1; };
+    auto newline = [&](uint8_t* p, uint32_t d) {
+      *p++ = '\n';
+      for (uint32_t i = 0; i < d; ++i) {
+        std::memcpy(p, gap_, gap_len_);
+        p += gap_len_;
+      }
+      return p;
+    };
+    // Before a value: a separator unless it follows its key.
+    auto value_prefix = [&](uint8_t* p) {
+      if (after_key) {
+        after_key = false;
+      } else if (Pretty) {
+        if (depth != 0) {
+          if (!first) *p++ = ',';
+          p = newline(p, depth);
+        }
+      } else if (!first) {
+        *p++ = ',';
+      }
+      first = false;
+      return p;
+    };
+    auto key_prefix = [&](uint8_t* p) {
+      if (!first) *p++ = ',';
+      if (Pretty) p = newline(p, depth);
+      first = false;
+      after_key = true;
+      return p;
+    };
+    auto key_suffix = [&](uint8_t* p) {
+      if (Pretty) *p++ = ' ';
+      return p;
+    };
+    auto length = [&](uint32_t w) -> size_t {
+      size_t n = w >> cmd::kTagBits;
+      if (n == cmd::kLong) n = op < op_end ? *op++ : 0;
+      return n;
+    };
+    // Escaped content of the next string of n units, quoted. nullptr: resend as UTF-16.
+    auto quoted = [&](uint8_t* p, size_t n) -> uint8_t* {
+      *p++ = '"';
+      if (utf8) {
+        p = escape_utf8<Kernel>(p, s8, n, oflags);
+        if (!p) return nullptr;
+      } else {
+        p = escape_utf16<Kernel>(p, s16, n, oflags);
+        s16 += n;
+      }
+      *p++ = '"';
+      return p;
+    };
+#define WJ_RESERVE(n)                               \
+  do {                                              \
+    size_t need_ = (n);                             \
+    if (size_t(limit - o) < need_) {                \
+      o = out_.reserve(o, need_, limit);            \
+      if (!o) return cmd::kOutOfMemory;             \
+    }                                               \
+  } while (0)
+
+    while (op < op_end) {
+      uint32_t w = *op++;
+      switch (w & cmd::kTagMask) {
+        case cmd::kNull:
+          WJ_RESERVE(prefix_room() + 4);
+          o = value_prefix(o);
+          std::memcpy(o, "null", 4);
+          o += 4;
+          break;
+        case cmd::kFalse:
+          WJ_RESERVE(prefix_room() + 5);
+          o = value_prefix(o);
+          std::memcpy(o, "false", 5);
+          o += 5;
+          break;
+        case cmd::kTrue:
+          WJ_RESERVE(prefix_room() + 4);
+          o = value_prefix(o);
+          std::memcpy(o, "true", 4);
+          o += 4;
+          break;
+        case cmd::kInt:
+          WJ_RESERVE(prefix_room() + kMaxNumberLength);
+          o = value_prefix(o);
+          o = write_integer(o, static_cast<int32_t>(w) >> cmd::kTagBits);
+          break;
+        case cmd::kDouble: {
+          if (num == num_end) return cmd::kBadCommand;
+          double d = *num++;
+          WJ_RESERVE(prefix_room() + kMaxNumberLength);
+          o = value_prefix(o);
+          if (std::isfinite(d)) {
+            o = write_number(o, d);
+          } else {
+            std::memcpy(o, "null", 4);
+            o += 4;
+          }
+          break;
+        }
+        case cmd::kString: {
+          size_t n = length(w);
+          WJ_RESERVE(prefix_room() + 2 + n * kMaxEscapedPerUnit + kEscapeSlack);
+          o = value_prefix(o);
+          o = quoted(o, n);
+          if (!o) return cmd::kResendUtf16;
+          break;
+        }
+        case cmd::kKey: {
+          size_t len = 0;
+          const uint8_t* entry = keys.get(w >> cmd::kTagBits, len);
+          if (!entry) return cmd::kBadCommand;
+          WJ_RESERVE(prefix_room() + len + 1);
+          o = key_prefix(o);
+          std::memcpy(o, entry, len);
+          o = key_suffix(o + len);
+          break;
+        }
+        case cmd::kKeyNew: {
+          uint32_t id = w >> cmd::kTagBits;
+          size_t n = op < op_end ? *op++ : 0;
+          if (n > key_cache::kMaxKeyUnits) return cmd::kBadCommand;
+          uint8_t* room = keys.room(3 + n * kMaxEscapedPerUnit + kEscapeSlack);
+          if (!room) return cmd::kOutOfMemory;
+          uint8_t* end = quoted(room, n);
+          if (!end) return cmd::kResendUtf16;
+          *end++ = ':';
+          size_t len = static_cast<size_t>(end - room);
+          if (!keys.define(id, len)) return cmd::kBadCommand;
+          WJ_RESERVE(prefix_room() + len + 1);  // moves only the output, not the key arena
+          o = key_prefix(o);
+          std::memcpy(o, room, len);
+          o = key_suffix(o + len);
+          break;
+        }
+        case cmd::kKeyString: {
+          size_t n = length(w);
+          WJ_RESERVE(prefix_room() + 4 + n * kMaxEscapedPerUnit + kEscapeSlack);
+          o = key_prefix(o);
+          o = quoted(o, n);
+          if (!o) return cmd::kResendUtf16;
+          *o++ = ':';
+          o = key_suffix(o);
+          break;
+        }
+        case cmd::kArrayBegin:
+        case cmd::kObjectBegin:
+          WJ_RESERVE(prefix_room() + 1);
+          o = value_prefix(o);
+          *o++ = (w & cmd::kTagMask) == cmd::kArrayBegin ? '[' : '{';
+          ++depth;
+          first = true;
+          break;
+        case cmd::kArrayEnd:
+        case cmd::kObjectEnd:
+          if (depth == 0) return cmd::kBadCommand;
+          --depth;
+          WJ_RESERVE(prefix_room() + 1);
+          if (Pretty && !first) o = newline(o, depth);
+          *o++ = (w & cmd::kTagMask) == cmd::kArrayEnd ? ']' : '}';
+          first = false;
+          break;
+        case cmd::kRaw: {
+          size_t n = length(w);
+          WJ_RESERVE(prefix_room() + 3 * n);
+          o = value_prefix(o);
+          if (utf8) {
+            o = copy_utf8(o, s8, n, oflags);
+            if (!o) return cmd::kResendUtf16;
+          } else {
+            o = transcode_utf16(o, s16, n, keep_lone, oflags);
+            s16 += n;
+          }
+          break;
+        }
+        default:
+          return cmd::kBadCommand;
+      }
+    }
+#undef WJ_RESERVE
+    // A stream that says more string data than it sent is malformed.
+    size_t consumed = utf8 ? static_cast<size_t>(s8 - b.strings)
+                           : static_cast<size_t>(reinterpret_cast<const uint8_t*>(s16) - b.strings);
+    if (consumed > b.string_bytes) return cmd::kBadCommand;
+    out_.commit(o);
+    depth_ = depth;
+    first_ = first;
+    after_key_ = after_key;
+    out_flags_ = oflags;
+    return cmd::kOk;
+  }
+
+  output_buffer out_;
+  uint32_t flags_ = 0;
+  uint32_t out_flags_ = 0;
+  uint32_t depth_ = 0;
+  bool first_ = true;
+  bool after_key_ = false;
+  uint8_t gap_[kMaxGapUnits * 3];
+  size_t gap_len_ = 0;
+};
+
+}  // namespace wasmjson

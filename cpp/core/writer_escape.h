@@ -1,0 +1,224 @@
+// String content -> JSON string content, exactly as V8's (well-formed) JSON.stringify
+// escapes it: '"' and '\\' backslashed; \b \f \n \r \t; other control characters as
+// \u00xx; lone surrogates as \udxxx (lowercase hex); everything else as UTF-8. Clean
+// runs are copied a kernel chunk at a time; only the stops are handled one by one.
+//
+// Inputs are the command stream's string data (writer_commands.h): UTF-16 code units,
+// or UTF-8 with lengths counted in UTF-16 units. Every function here may read one
+// kernel chunk past its input (the strings buffer carries kPadding bytes) and store one
+// chunk past its output (callers reserve kEscapeSlack more bytes).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "writer_commands.h"
+
+namespace wasmjson {
+
+// Output room per input UTF-16 unit: "\u001f" and "\ud800" are six bytes each.
+inline constexpr size_t kMaxEscapedPerUnit = 6;
+// Extra output room for the chunk stores of copy_string_run / narrow_string_run.
+inline constexpr size_t kEscapeSlack = 16;
+
+namespace detail {
+
+inline constexpr char kHexLower[] = "0123456789abcdef";
+
+// An ASCII byte that must be escaped ('"', '\\' or < 0x20).
+inline uint8_t* escape_ascii(uint8_t* o, uint8_t c) {
+  o[0] = '\\';
+  switch (c) {
+    case '"': o[1] = '"'; return o + 2;
+    case '\\': o[1] = '\\'; return o + 2;
+    case '\b': o[1] = 'b'; return o + 2;
+    case '\f': o[1] = 'f'; return o + 2;
+    case '\n': o[1] = 'n'; return o + 2;
+    case '\r': o[1] = 'r'; return o + 2;
+    case '\t': o[1] = 't'; return o + 2;
+    default:
+      std::memcpy(o + 1, "u00", 3);
+      o[4] = static_cast<uint8_t>(kHexLower[c >> 4]);
+      o[5] = static_cast<uint8_t>(kHexLower[c & 15]);
+      return o + 6;
+  }
+}
+
+inline uint8_t* escape_unit(uint8_t* o, uint16_t u) {
+  o[0] = '\\';
+  o[1] = 'u';
+  o[2] = static_cast<uint8_t>(kHexLower[u >> 12]);
+  o[3] = static_cast<uint8_t>(kHexLower[(u >> 8) & 15]);
+  o[4] = static_cast<uint8_t>(kHexLower[(u >> 4) & 15]);
+  o[5] = static_cast<uint8_t>(kHexLower[u & 15]);
+  return o + 6;
+}
+
+inline uint8_t* put_utf8(uint8_t* o, uint32_t cp) {
+  if (cp < 0x80) {
+    *o = static_cast<uint8_t>(cp);
+    return o + 1;
+  }
+  if (cp < 0x800) {
+    o[0] = static_cast<uint8_t>(0xC0 | (cp >> 6));
+    o[1] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+    return o + 2;
+  }
+  if (cp < 0x10000) {
+    o[0] = static_cast<uint8_t>(0xE0 | (cp >> 12));
+    o[1] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
+    o[2] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+    return o + 3;
+  }
+  o[0] = static_cast<uint8_t>(0xF0 | (cp >> 18));
+  o[1] = static_cast<uint8_t>(0x80 | ((cp >> 12) & 0x3F));
+  o[2] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
+  o[3] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+  return o + 4;
+}
+
+inline bool is_high(uint16_t u) { return (u & 0xFC00) == 0xD800; }
+inline bool is_low(uint16_t u) { return (u & 0xFC00) == 0xDC00; }
+inline uint32_t pair(uint16_t hi, uint16_t lo) { return 0x10000 + ((hi - 0xD800u) << 10) + (lo - 0xDC00u); }
+
+// Bytes in the UTF-8 sequence led by c (c >= 0x80, well-formed input).
+inline size_t sequence_bytes(uint8_t c) { return c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
+
+}  // namespace detail
+
+// Escapes the n UTF-16 units at p (content only, no quotes). Room: 6n + kEscapeSlack.
+// Sets kOutputNonAscii in flags when it writes a byte >= 0x80.
+template <class Kernel>
+uint8_t* escape_utf16(uint8_t* o, const uint16_t* p, size_t n, uint32_t& flags) {
+  while (n != 0) {
+    size_t s = Kernel::narrow_string_run(p, o);
+    if (s >= n) return o + n;
+    o += s;
+    p += s;
+    n -= s;
+    if (s == Kernel::units16) continue;
+    uint16_t u = *p;
+    if (u < 0x80) {
+      o = detail::escape_ascii(o, static_cast<uint8_t>(u));
+      ++p;
+      --n;
+      continue;
+    }
+    if ((u & 0xF800) != 0xD800) {
+      flags |= cmd::kOutputNonAscii;
+      o = detail::put_utf8(o, u);
+      ++p;
+      --n;
+      continue;
+    }
+    if (detail::is_high(u) && n >= 2 && detail::is_low(p[1])) {
+      flags |= cmd::kOutputNonAscii;
+      o = detail::put_utf8(o, detail::pair(u, p[1]));
+      p += 2;
+      n -= 2;
+      continue;
+    }
+    o = detail::escape_unit(o, u);  // a lone surrogate
+    ++p;
+    --n;
+  }
+  return o;
+}
+
+// Escapes UTF-8 text of n UTF-16 units starting at p, and moves p past it. Room: 6n +
+// kEscapeSlack. Returns nullptr, having consumed nothing that matters, when the text may
+// stand for something else in JS: U+FFFD (TextEncoder's stand-in for a lone surrogate)
+// or a 4-byte sequence with only one unit of the string left (a pair split between two
+// strings). The caller then asks for the batch as UTF-16.
+template <class Kernel>
+uint8_t* escape_utf8(uint8_t* o, const uint8_t*& p, size_t n, uint32_t& flags) {
+  const uint8_t* q = p;
+  while (n != 0) {
+    size_t s = Kernel::copy_string_run(q, o);
+    if (s >= n) {
+      o += n;
+      q += n;
+      break;
+    }
+    o += s;
+    q += s;
+    n -= s;
+    if (s == Kernel::width) continue;
+    uint8_t c = *q;
+    if (c < 0x80) {
+      o = detail::escape_ascii(o, c);
+      ++q;
+      --n;
+      continue;
+    }
+    size_t len = detail::sequence_bytes(c);
+    if (len == 3 && c == 0xEF && q[1] == 0xBF && q[2] == 0xBD) return nullptr;
+    if (len == 4) {
+      if (n < 2) return nullptr;
+      n -= 2;
+    } else {
+      --n;
+    }
+    flags |= cmd::kOutputNonAscii;
+    std::memcpy(o, q, 4);  // the slack covers the bytes past len
+    o += len;
+    q += len;
+  }
+  p = q;
+  return o;
+}
+
+// Raw text (no escaping) from n UTF-16 units: UTF-8, with each lone surrogate as WTF-8
+// (keep_lone, also sets kOutputWtf8) or as U+FFFD. Room: 3n.
+inline uint8_t* transcode_utf16(uint8_t* o, const uint16_t* p, size_t n, bool keep_lone, uint32_t& flags) {
+  const uint16_t* end = p + n;
+  while (p < end) {
+    uint16_t u = *p++;
+    if (u < 0x80) {
+      *o++ = static_cast<uint8_t>(u);
+      continue;
+    }
+    flags |= cmd::kOutputNonAscii;
+    if ((u & 0xF800) != 0xD800) {
+      o = detail::put_utf8(o, u);
+    } else if (detail::is_high(u) && p < end && detail::is_low(*p)) {
+      o = detail::put_utf8(o, detail::pair(u, *p++));
+    } else if (keep_lone) {
+      flags |= cmd::kOutputWtf8;
+      o = detail::put_utf8(o, u);
+    } else {
+      o = detail::put_utf8(o, 0xFFFD);
+    }
+  }
+  return o;
+}
+
+// Raw UTF-8 text of n UTF-16 units starting at p, copied; moves p past it. Room: 3n.
+// Returns nullptr in the same cases as escape_utf8.
+inline uint8_t* copy_utf8(uint8_t* o, const uint8_t*& p, size_t n, uint32_t& flags) {
+  const uint8_t* q = p;
+  while (n != 0) {
+    uint8_t c = *q;
+    if (c < 0x80) {
+      *o++ = c;
+      ++q;
+      --n;
+      continue;
+    }
+    size_t len = detail::sequence_bytes(c);
+    if (len == 3 && c == 0xEF && q[1] == 0xBF && q[2] == 0xBD) return nullptr;
+    if (len == 4) {
+      if (n < 2) return nullptr;
+      n -= 2;
+    } else {
+      --n;
+    }
+    flags |= cmd::kOutputNonAscii;
+    for (size_t i = 0; i < len; ++i) *o++ = q[i];
+    q += len;
+  }
+  p = q;
+  return o;
+}
+
+}  // namespace wasmjson

@@ -1,0 +1,267 @@
+// at() and lazy documents: JSON Pointer (RFC 6901) and on-demand access evaluated on the
+// bytes in wasm memory. Only the containers on the path, the keys compared and the
+// structure of skipped values are read; the value returned is parsed (and validated) in
+// full. See cpp/core/navigate.h for what is and is not checked.
+import type { WasmExports } from './exports.js';
+import type { Memory, Region } from './memory.js';
+
+const NONE = 0xffffffff;
+const KIND_OBJECT = 1;
+const KIND_ARRAY = 2;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export type LazyValue = LazyNode | string | number | boolean | null;
+
+/** What the codec lends the navigator. */
+export interface NavHost {
+  wasm: WasmExports;
+  memory: Memory;
+  /** Parses the value starting at byte `begin` of the document, in place; errors re-based to the document. */
+  valueAt(region: Region, begin: number, source: string | Uint8Array): unknown;
+  /** Throws the error a wasm report describes. */
+  fail(code: number, byteOffset: number, source: string | Uint8Array, len: number): never;
+  inputFlags(source: string | Uint8Array): number;
+}
+
+/** RFC 6901: "" is the whole document; otherwise "/"-separated tokens with ~1 and ~0. */
+export function pointerTokens(pointer: string): string[] {
+  if (typeof pointer !== 'string') throw new TypeError('wasmjson: a JSON Pointer must be a string');
+  if (pointer === '') return [];
+  if (pointer[0] !== '/') throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': it must be empty or start with '/'`);
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => {
+      if (/~[^01]|~$/.test(t)) throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': '~' must be followed by 0 or 1`);
+      return t.replace(/~1/g, '/').replace(/~0/g, '~');
+    });
+}
+
+const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
+
+/** UTF-8 for well-formed keys; lone surrogates as 3-byte WTF-8, as the core writes them. */
+function keyBytes(key: string): Uint8Array {
+  if (key.isWellFormed()) return encoder.encode(key);
+  const out: number[] = [];
+  for (const ch of key) {
+    const c = ch.codePointAt(0)!;
+    if (c >= 0xd800 && c <= 0xdfff) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+    else out.push(...encoder.encode(ch));
+  }
+  return new Uint8Array(out);
+}
+
+/** A document in wasm memory: a buffer of its own until free(). */
+class LazyDocument {
+  region: Region | undefined;
+  constructor(
+    readonly host: NavHost,
+    region: Region,
+    readonly source: string | Uint8Array,
+  ) {
+    this.region = region;
+  }
+  live(): Region {
+    if (!this.region) throw new Error('wasmjson: this lazy document has been freed');
+    return this.region;
+  }
+}
+
+const registry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<{ host: NavHost; region: Region }>(({ host, region }) => host.memory.release(region))
+    : undefined;
+
+/** One value of a lazy document: a container to explore, or (via get/at) a primitive. */
+export class LazyNode {
+  /** @internal */
+  constructor(
+    private readonly doc: LazyDocument,
+    private readonly offset: number,
+    /** 'object' or 'array'. */
+    readonly kind: 'object' | 'array',
+  ) {}
+
+  /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
+  get(key: string | number): LazyValue | undefined {
+    const region = this.doc.live();
+    const report =
+      this.kind === 'array'
+        ? typeof key === 'number' || ARRAY_INDEX.test(key)
+          ? child(this.doc.host, region, this.doc.source, this.offset, undefined, Number(key))
+          : undefined
+        : child(this.doc.host, region, this.doc.source, this.offset, String(key), 0);
+    return report === undefined ? undefined : this.materialize(report.offset, report.kind);
+  }
+
+  /** The value at a JSON Pointer relative to this node. */
+  at(pointer: string): LazyValue | undefined {
+    let node: LazyValue | undefined = this;
+    for (const token of pointerTokens(pointer)) {
+      if (!(node instanceof LazyNode)) return undefined;
+      node = node.get(token);
+    }
+    return node;
+  }
+
+  /** Number of elements (arrays) or distinct keys (objects). */
+  get length(): number {
+    return this.kind === 'array' ? this.entries().length : this.keys().length;
+  }
+
+  /** Keys in the order Object.keys(toJS()) gives them. */
+  keys(): string[] {
+    if (this.kind !== 'object') return [];
+    const seen = new Set<string>();
+    for (const e of this.entries()) seen.add(e.key!);
+    const all = [...seen];
+    const integers = all.filter(isArrayIndexKey).sort((a, b) => Number(a) - Number(b));
+    return integers.length ? [...integers, ...all.filter((k) => !isArrayIndexKey(k))] : all;
+  }
+
+  /** Elements (arrays) or [key, value] pairs (objects, last duplicate wins). */
+  *[Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
+    if (this.kind === 'array') {
+      for (const e of this.entries()) yield this.materialize(e.offset, e.kind);
+    } else {
+      for (const k of this.keys()) yield [k, this.get(k)!];
+    }
+  }
+
+  /** The whole value as JSON.parse would give it. */
+  toJS(): unknown {
+    return this.materialize(this.offset, this.kind === 'array' ? KIND_ARRAY : KIND_OBJECT, true);
+  }
+
+  /** Releases the document's wasm memory now; every node of it becomes unusable. */
+  free(): void {
+    const region = this.doc.region;
+    if (!region) return;
+    this.doc.region = undefined;
+    registry?.unregister(this.doc);
+    this.doc.host.memory.release(region);
+  }
+
+  [Symbol.dispose](): void {
+    this.free();
+  }
+
+  private entries(): { key: string | undefined; offset: number; kind: number }[] {
+    const { host, source } = this.doc;
+    const region = this.doc.live();
+    const r = call(host, source, region, host.wasm.wj_nav_entries(region.ptr, region.len, this.offset));
+    const i32 = host.memory.wide().i32;
+    const bytes = host.memory.bytes();
+    const list = (i32[r + 5] >>> 0) >> 2;
+    const out = [];
+    for (let i = 0; i < (i32[r + 4] >>> 0); i++) {
+      const kb = i32[list + 4 * i] >>> 0;
+      const ke = i32[list + 4 * i + 1] >>> 0;
+      const escaped = i32[list + 4 * i + 2] !== 0;
+      const offset = i32[list + 4 * i + 3] >>> 0;
+      const raw = bytes.subarray(region.ptr + kb, region.ptr + ke);
+      const key = this.kind === 'object' ? (escaped ? (JSON.parse(`"${decoder.decode(raw)}"`) as string) : decoder.decode(raw)) : undefined;
+      const b = bytes[region.ptr + offset];
+      out.push({ key, offset, kind: b === 0x7b ? KIND_OBJECT : b === 0x5b ? KIND_ARRAY : 3 });
+    }
+    return out;
+  }
+
+  private materialize(offset: number, kind: number, whole = false): LazyValue {
+    if (!whole && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
+      return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array');
+    }
+    return valueAt(this.doc.host, this.doc.live(), this.doc.source, offset) as LazyValue;
+  }
+}
+
+function isArrayIndexKey(k: string): boolean {
+  return ARRAY_INDEX.test(k) && Number(k) < 4294967295;
+}
+
+/** Runs a navigation export and returns its report's index, throwing its error. */
+function call(host: NavHost, source: string | Uint8Array, region: Region, reportPtr: number): number {
+  const r = (reportPtr >>> 0) >> 2;
+  const i32 = host.memory.wide().i32;
+  if (i32[r] !== 0) host.fail(i32[r], i32[r + 1] >>> 0, source, region.len);
+  return r;
+}
+
+function child(
+  host: NavHost,
+  region: Region,
+  source: string | Uint8Array,
+  offset: number,
+  key: string | undefined,
+  index: number,
+): { offset: number; kind: number } | undefined {
+  let reportPtr: number;
+  if (key === undefined) {
+    reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, 0, 0, index);
+  } else {
+    const bytes = keyBytes(key);
+    const keyRegion = host.memory.acquireOwned(bytes);
+    try {
+      reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, keyRegion.ptr, bytes.length, 0);
+    } finally {
+      host.memory.release(keyRegion);
+    }
+  }
+  const r = call(host, source, region, reportPtr);
+  const i32 = host.memory.wide().i32;
+  const value = i32[r + 2] >>> 0;
+  return value === NONE ? undefined : { offset: value, kind: i32[r + 3] };
+}
+
+function valueAt(host: NavHost, region: Region, source: string | Uint8Array, offset: number): unknown {
+  return host.valueAt(region, offset, source);
+}
+
+function root(host: NavHost, region: Region, source: string | Uint8Array): { offset: number; kind: number } {
+  const r = call(host, source, region, host.wasm.wj_nav_root(region.ptr, region.len, host.inputFlags(source)));
+  const i32 = host.memory.wide().i32;
+  return { offset: i32[r + 2] >>> 0, kind: i32[r + 3] };
+}
+
+/** at(input, pointer): the value at the pointer, or undefined. */
+export function at(host: NavHost, source: string | Uint8Array, pointer: string): unknown {
+  const tokens = pointerTokens(pointer);
+  const region = host.memory.acquire(source);
+  try {
+    let { offset, kind } = root(host, region, source);
+    for (const token of tokens) {
+      let next;
+      if (kind === KIND_OBJECT) next = child(host, region, source, offset, token, 0);
+      else if (kind === KIND_ARRAY && ARRAY_INDEX.test(token)) next = child(host, region, source, offset, undefined, Number(token));
+      if (next === undefined) return undefined;
+      ({ offset, kind } = next);
+    }
+    return valueAt(host, region, source, offset);
+  } finally {
+    host.memory.release(region);
+  }
+}
+
+/** lazy(input): the root of a document kept in wasm memory (a LazyNode, or the value itself). */
+export function lazy(host: NavHost, source: string | Uint8Array): LazyValue {
+  const region = host.memory.acquireOwned(source);
+  let r;
+  try {
+    r = root(host, region, source);
+  } catch (e) {
+    host.memory.release(region);
+    throw e;
+  }
+  const doc = new LazyDocument(host, region, source);
+  if (r.kind !== KIND_OBJECT && r.kind !== KIND_ARRAY) {
+    try {
+      return valueAt(host, region, source, r.offset) as LazyValue;
+    } finally {
+      host.memory.release(region);
+      doc.region = undefined;
+    }
+  }
+  registry?.register(doc, { host, region }, doc);
+  return new LazyNode(doc, r.offset, r.kind === KIND_OBJECT ? 'object' : 'array');
+}

@@ -1,0 +1,637 @@
+// stringify() and encode(): JSON.stringify's output, byte for byte, as a string or as
+// UTF-8 bytes. JS walks the value graph (it alone can call toJSON, replacers and
+// getters, in the spec's order) and writes a compact command stream; wasm formats the
+// JSON text into one reusable output buffer (cpp/core/writer.h). The stream format is
+// docs/BOUNDARY.md's "Serializing" section and cpp/core/writer_commands.h.
+//
+// The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
+// array stringifies. Strings, numbers and commands travel in batches: one boundary
+// crossing per batch, never one per value.
+import { outOfMemory } from './errors.js';
+import type { WasmExports } from './exports.js';
+import type { Memory } from './memory.js';
+
+/** JSON.stringify's replacer: a function (holder, key, value), or a list of property names. */
+export type Replacer = ((this: any, key: string, value: any) => any) | readonly (string | number)[] | null;
+
+export interface EncodeOptions {
+  /** As JSON.stringify's second argument. */
+  replacer?: Replacer;
+  /** As JSON.stringify's third argument: spaces (at most 10) or a string (first 10 characters). */
+  space?: string | number | null;
+  /**
+   * BigInt values: 'throw' (default) a TypeError as JSON.stringify does, or write them
+   * as 'number' literals (123n -> 123). A BigInt.prototype.toJSON is honoured either way.
+   */
+  bigint?: 'throw' | 'number';
+}
+
+// Command tags (cpp/core/writer_commands.h).
+const T_NULL = 0;
+const T_FALSE = 1;
+const T_TRUE = 2;
+const T_INT = 3;
+const T_DOUBLE = 4;
+const T_STRING = 5;
+const T_KEY = 6;
+const T_KEY_NEW = 7;
+const T_KEY_STRING = 8;
+const T_ARRAY_BEGIN = 9;
+const T_ARRAY_END = 10;
+const T_OBJECT_BEGIN = 11;
+const T_OBJECT_END = 12;
+const T_RAW = 13;
+/** A length payload that says "the length is the next word". */
+const LONG = (1 << 28) - 1;
+
+// wj_write statuses, wj_writer_begin flags, output flags.
+const S_OUT_OF_MEMORY = 18;
+const S_RESEND_UTF16 = 19;
+const F_PRETTY = 1;
+const F_KEEP_LONE_SURROGATES = 2;
+const OUT_NON_ASCII = 1;
+const OUT_WTF8 = 2;
+
+/** Key cache limits (cpp/core/writer_keys.h). */
+const MAX_KEYS = 8192;
+const MAX_KEY_LENGTH = 64;
+/** A batch is sent when its string data passes this many UTF-16 units. */
+const STRING_BATCH = 32 * 1024;
+/** Open containers checked by scanning; deeper ones also go into a Set. */
+const SCAN_DEPTH = 32;
+
+// Where the walk is: at the top (the root value), in an array, in an object.
+const AT_TOP = 0;
+const IN_ARRAY = 1;
+const IN_OBJECT = 2;
+
+const ObjectPrototype = Object.prototype;
+const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON;
+const numberValueOf = Number.prototype.valueOf;
+const stringValueOf = String.prototype.valueOf;
+const booleanValueOf = Boolean.prototype.valueOf;
+const bigintValueOf: ((this: unknown) => bigint) | undefined =
+  typeof BigInt === 'function' ? BigInt.prototype.valueOf : undefined;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Node's Buffer, when present: its utf16le write copies a whole batch of strings in one call. */
+interface NodeBuffer extends Uint8Array {
+  write(s: string, offset: number, length: number, encoding: 'utf16le'): number;
+  latin1Slice(start: number, end: number): string;
+}
+type BufferCtor = { from(buffer: ArrayBufferLike): NodeBuffer };
+const NodeBufferCtor: BufferCtor | undefined = (() => {
+  const g = globalThis as { Buffer?: BufferCtor & { prototype?: { latin1Slice?: unknown } }; process?: { versions?: { node?: string } } };
+  return g.process?.versions?.node && typeof g.Buffer?.prototype?.latin1Slice === 'function' ? g.Buffer : undefined;
+})();
+
+/** The exports of cpp/boundary/exports_write.cpp (docs/BOUNDARY.md, "Serializing"). */
+export interface WriterExports {
+  /** A new write session (a pointer to its report), or 0 when memory cannot grow. */
+  wj_writer_new(): number;
+  wj_writer_free(session: number): void;
+  /** Makes the session's strings area hold `bytes` bytes; returns a status. */
+  wj_writer_strings(session: number, bytes: number): number;
+  /** Starts a document; the gap's UTF-16 units are at the start of the strings area. */
+  wj_writer_begin(session: number, flags: number, gapUnits: number): number;
+  /** Formats one batch; returns a status (0 ok, 18 out of memory, 19 resend as UTF-16). */
+  wj_write(session: number, opCount: number, numberCount: number, stringBytes: number, utf8: number): number;
+  wj_writer_reset_keys(): void;
+  wj_writer_trim(session: number): void;
+}
+type Exports = WasmExports & WriterExports;
+
+/** One document in progress: a wasm write session and the JS arrays batches are built in. */
+interface Session {
+  ptr: number; // write_session* (its report is at ptr)
+  ops: Int32Array;
+  nums: Float64Array;
+}
+
+/** Per-codec state shared by the walks (the key cache) and the wasm plumbing. */
+class Writer {
+  readonly keyIds = new Map<string, number>();
+  nextKeyId = 0;
+  /** Keys given ids in the batch being built (forgotten if the walk throws). */
+  readonly pendingKeys: string[] = [];
+  /** Calls in progress: only the outermost one uses the key cache. */
+  active = 0;
+  private idle: Session | undefined;
+  private nodeBuffer: NodeBuffer | undefined;
+
+  constructor(
+    readonly wasm: Exports,
+    readonly memory: Memory,
+  ) {}
+
+  acquire(): Session {
+    const idle = this.idle;
+    if (idle !== undefined) {
+      this.idle = undefined;
+      return idle;
+    }
+    const ptr = this.wasm.wj_writer_new() >>> 0;
+    if (ptr === 0) throw outOfMemory(0);
+    const i32 = this.memory.wide().i32;
+    return { ptr, ops: new Int32Array(i32[(ptr >> 2) + 1]), nums: new Float64Array(i32[(ptr >> 2) + 3]) };
+  }
+
+  release(s: Session): void {
+    if (this.idle === undefined) {
+      this.idle = s;
+      this.wasm.wj_writer_trim(s.ptr);
+    } else {
+      this.wasm.wj_writer_free(s.ptr);
+    }
+  }
+
+  /** Starts a document in session s. */
+  begin(s: Session, gap: string, flags: number): void {
+    if (gap.length !== 0) {
+      const { i32, u16 } = this.memory.wide();
+      const at = i32[(s.ptr >> 2) + 4] >>> 1;
+      for (let i = 0; i < gap.length; i++) u16[at + i] = gap.charCodeAt(i);
+      flags |= F_PRETTY;
+    }
+    this.wasm.wj_writer_begin(s.ptr, flags, gap.length);
+  }
+
+  /** Sends one batch: op words, numbers and the strings (all concatenated) to wasm. */
+  flush(s: Session, opCount: number, numCount: number, strings: string): void {
+    const wasm = this.wasm;
+    const memory = this.memory;
+    const r = s.ptr >> 2;
+    let { i32, f64 } = memory.wide();
+    i32.set(s.ops.subarray(0, opCount), i32[r] >>> 2);
+    if (numCount !== 0) f64.set(s.nums.subarray(0, numCount), i32[r + 2] >>> 3);
+    let bytes = 0;
+    let utf8 = 0;
+    const units = strings.length;
+    if (units !== 0) {
+      // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
+      const need = NodeBufferCtor ? units * 2 : units * 3;
+      if (need > i32[r + 5] >>> 0) {
+        if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory(need);
+        i32 = memory.wide().i32;
+      }
+      const at = i32[r + 4] >>> 0;
+      if (NodeBufferCtor) {
+        let buf = this.nodeBuffer;
+        if (buf === undefined || buf.buffer !== wasm.memory.buffer) buf = this.nodeBuffer = NodeBufferCtor.from(wasm.memory.buffer);
+        bytes = buf.write(strings, at, need, 'utf16le');
+      } else {
+        bytes = encoder.encodeInto(strings, memory.bytes().subarray(at, at + need)).written;
+        utf8 = 1;
+      }
+    }
+    let status = wasm.wj_write(s.ptr, opCount, numCount, bytes, utf8);
+    if (status === S_RESEND_UTF16) {
+      // A lone surrogate (or a pair split between two strings) hides in the UTF-8: send
+      // the code units themselves.
+      const { i32: w, u16 } = memory.wide();
+      const at = w[r + 4] >>> 1;
+      for (let i = 0; i < units; i++) u16[at + i] = strings.charCodeAt(i);
+      status = wasm.wj_write(s.ptr, opCount, numCount, units * 2, 0);
+    }
+    if (status !== 0) {
+      if (status === S_OUT_OF_MEMORY) throw outOfMemory(units);
+      throw new Error(`wasmjson: internal error ${status} from wj_write`);
+    }
+    this.pendingKeys.length = 0;
+  }
+
+  /** The finished document's output: [pointer, length, flags]. */
+  output(s: Session): [number, number, number] {
+    const i32 = this.memory.wide().i32;
+    const r = s.ptr >> 2;
+    return [i32[r + 6] >>> 0, i32[r + 7] >>> 0, i32[r + 8]];
+  }
+
+  text(s: Session): string {
+    const [ptr, len, flags] = this.output(s);
+    const bytes = this.memory.bytes();
+    if (flags & OUT_WTF8) return decodeWtf8(bytes, ptr, ptr + len);
+    if (!(flags & OUT_NON_ASCII) && NodeBufferCtor) {
+      let buf = this.nodeBuffer;
+      if (buf === undefined || buf.buffer !== this.wasm.memory.buffer) buf = this.nodeBuffer = NodeBufferCtor.from(this.wasm.memory.buffer);
+      return buf.latin1Slice(ptr, ptr + len);
+    }
+    return decoder.decode(bytes.subarray(ptr, ptr + len));
+  }
+
+  bytes(s: Session): Uint8Array<ArrayBuffer> {
+    const [ptr, len] = this.output(s);
+    return this.memory.bytes().slice(ptr, ptr + len) as Uint8Array<ArrayBuffer>;
+  }
+
+  /** Runs one document through a session; `finish` reads the output. */
+  run<T>(value: unknown, replacer: unknown, space: unknown, bigints: boolean, keepLone: boolean, finish: (s: Session) => T): T | undefined {
+    // Argument processing in the spec's order: the replacer list, then the gap.
+    let replacerFn: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
+    let propertyList: string[] | undefined;
+    if (typeof replacer === 'function') replacerFn = replacer as typeof replacerFn;
+    else if (Array.isArray(replacer)) propertyList = toPropertyList(replacer);
+    const gap = toGap(space);
+
+    const outermost = this.active === 0;
+    if (outermost && this.nextKeyId >= MAX_KEYS) {
+      this.keyIds.clear();
+      this.nextKeyId = 0;
+      this.wasm.wj_writer_reset_keys();
+    }
+    const s = this.acquire();
+    this.active++;
+    try {
+      this.begin(s, gap, keepLone ? F_KEEP_LONE_SURROGATES : 0);
+      if (!walk(this, s, value, replacerFn, propertyList, bigints, outermost)) return undefined;
+      return finish(s);
+    } catch (e) {
+      // Keys given ids in a batch that never reached wasm must not be used again.
+      if (outermost) {
+        for (const k of this.pendingKeys) this.keyIds.delete(k);
+        this.pendingKeys.length = 0;
+      }
+      throw e;
+    } finally {
+      this.active--;
+      this.release(s);
+    }
+  }
+}
+
+/**
+ * Serializes `root` into session s (SerializeJSONProperty, iteratively). Returns false
+ * when the root itself serializes to nothing (undefined, a function, a symbol).
+ */
+function walk(
+  w: Writer,
+  s: Session,
+  root: unknown,
+  replacer: ((this: unknown, key: string, value: unknown) => unknown) | undefined,
+  propertyList: string[] | undefined,
+  bigints: boolean,
+  cacheKeys: boolean,
+): boolean {
+  const ops = s.ops;
+  const nums = s.nums;
+  const opLimit = ops.length - 4;
+  const numLimit = nums.length;
+  const keyIds = w.keyIds;
+  const pendingKeys = w.pendingKeys;
+  let op = 0;
+  let nb = 0;
+  let strings = '';
+
+  // Open containers: per level the parent's (holder, keys, index, length, where).
+  const stack: any[] = [];
+  const open: object[] = [];
+  let deep: Set<object> | undefined;
+  let holder: any = replacer !== undefined ? { '': root } : undefined;
+  let keys: readonly string[] | null = null;
+  let index = 0;
+  let length = 0;
+  let where = AT_TOP;
+  let key = '';
+  let value: any = root;
+
+  for (;;) {
+    // toJSON, then the replacer function.
+    let type = typeof value;
+    if (type === 'object' ? value !== null : type === 'function' || type === 'bigint') {
+      const toJSON = value.toJSON;
+      if (typeof toJSON === 'function') {
+        value = toJSON.call(value, where === IN_ARRAY ? String(index - 1) : key);
+        type = typeof value;
+      }
+    }
+    if (replacer !== undefined) {
+      value = replacer.call(holder, where === IN_ARRAY ? String(index - 1) : key, value);
+      type = typeof value;
+    }
+
+    if (type === 'undefined' || type === 'function' || type === 'symbol') {
+      if (where === IN_ARRAY) ops[op++] = T_NULL;
+      else if (where === AT_TOP) return false;
+    } else {
+      if (where === IN_OBJECT) {
+        const id = keyIds.get(key);
+        if (id !== undefined) {
+          ops[op++] = (id << 4) | T_KEY;
+        } else if (cacheKeys && key.length <= MAX_KEY_LENGTH && w.nextKeyId < MAX_KEYS) {
+          const fresh = w.nextKeyId++;
+          keyIds.set(key, fresh);
+          pendingKeys.push(key);
+          ops[op++] = (fresh << 4) | T_KEY_NEW;
+          ops[op++] = key.length;
+          strings += key;
+        } else {
+          op = putLength(ops, op, T_KEY_STRING, key.length);
+          strings += key;
+        }
+      }
+      for (;;) {
+        if (type === 'string') {
+          op = putLength(ops, op, T_STRING, value.length);
+          strings += value;
+        } else if (type === 'number') {
+          // Integers of up to 28 bits travel in the op word itself (-0 too: it writes 0).
+          const word = value << 4;
+          if (word >> 4 === value) {
+            ops[op++] = word | T_INT;
+          } else {
+            ops[op++] = T_DOUBLE;
+            nums[nb++] = value;
+          }
+        } else if (type === 'boolean') {
+          ops[op++] = value ? T_TRUE : T_FALSE;
+        } else if (type === 'bigint') {
+          if (!bigints) throw new TypeError('Do not know how to serialize a BigInt');
+          const digits: string = value.toString();
+          op = putLength(ops, op, T_RAW, digits.length);
+          strings += digits;
+        } else if (value === null) {
+          ops[op++] = T_NULL;
+        } else {
+          const isArray = Array.isArray(value);
+          if (!isArray) {
+            const proto = Object.getPrototypeOf(value);
+            if (proto !== ObjectPrototype) {
+              // Boxed primitives and JSON.rawJSON values (rare: checked off the fast path).
+              const kind = classify(value, proto);
+              if (kind !== K_OBJECT) {
+                if (kind === K_RAW) {
+                  const text: string = value.rawJSON;
+                  op = putLength(ops, op, T_RAW, text.length);
+                  strings += text;
+                  break;
+                }
+                value = unbox(value, kind);
+                type = typeof value;
+                continue;
+              }
+            }
+          }
+          // Cycle check against the open containers.
+          const depth = open.length;
+          if (depth !== 0) {
+            const scan = depth < SCAN_DEPTH ? depth : SCAN_DEPTH;
+            for (let j = 0; j < scan; j++) {
+              if (open[j] === value) throw circularError(open, stack, j, index, where, key);
+            }
+            if (depth > SCAN_DEPTH && deep!.has(value)) {
+              throw circularError(open, stack, open.indexOf(value), index, where, key);
+            }
+          }
+          open.push(value);
+          if (depth >= SCAN_DEPTH) (deep ??= new Set()).add(value);
+          stack.push(holder, keys, index, length, where);
+          holder = value;
+          index = 0;
+          if (isArray) {
+            keys = null;
+            length = arrayLength(value);
+            where = IN_ARRAY;
+            ops[op++] = T_ARRAY_BEGIN;
+          } else {
+            keys = propertyList ?? Object.keys(value);
+            length = keys.length;
+            where = IN_OBJECT;
+            ops[op++] = T_OBJECT_BEGIN;
+          }
+        }
+        break;
+      }
+    }
+    if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) {
+      w.flush(s, op, nb, strings);
+      op = 0;
+      nb = 0;
+      strings = '';
+    }
+
+    // The next value: the next element or property, closing finished containers.
+    for (;;) {
+      if (index < length) {
+        if (where === IN_ARRAY) {
+          value = holder[index++];
+        } else {
+          key = keys![index++];
+          value = holder[key];
+        }
+        break;
+      }
+      if (where === AT_TOP) {
+        w.flush(s, op, nb, strings);
+        return true;
+      }
+      ops[op++] = where === IN_ARRAY ? T_ARRAY_END : T_OBJECT_END;
+      const closed = open.pop()!;
+      if (deep !== undefined && open.length >= SCAN_DEPTH) deep.delete(closed);
+      where = stack.pop();
+      length = stack.pop();
+      index = stack.pop();
+      keys = stack.pop();
+      holder = stack.pop();
+      if (op > opLimit) {
+        w.flush(s, op, nb, strings);
+        op = 0;
+        nb = 0;
+        strings = '';
+      }
+    }
+  }
+}
+
+function putLength(ops: Int32Array, op: number, tag: number, length: number): number {
+  if (length < LONG) {
+    ops[op] = (length << 4) | tag;
+    return op + 1;
+  }
+  ops[op] = (LONG << 4) | tag;
+  ops[op + 1] = length;
+  return op + 2;
+}
+
+// What classify() finds in an object whose prototype is not Object.prototype.
+const K_OBJECT = 0;
+const K_NUMBER = 1;
+const K_STRING = 2;
+const K_BOOLEAN = 3;
+const K_BIGINT = 4;
+const K_RAW = 5;
+
+function classify(value: object, proto: object | null): number {
+  if (proto === null) return isRawJSON !== undefined && isRawJSON(value) ? K_RAW : K_OBJECT;
+  if (value instanceof Number) return hasSlot(numberValueOf, value) ? K_NUMBER : K_OBJECT;
+  if (value instanceof String) return hasSlot(stringValueOf, value) ? K_STRING : K_OBJECT;
+  if (value instanceof Boolean) return hasSlot(booleanValueOf, value) ? K_BOOLEAN : K_OBJECT;
+  if (bigintValueOf !== undefined && value instanceof BigInt) return hasSlot(bigintValueOf, value) ? K_BIGINT : K_OBJECT;
+  return K_OBJECT;
+}
+
+/** Whether `value` has the internal slot that `valueOf` (a built-in) requires. */
+function hasSlot(valueOf: (this: any) => unknown, value: object): boolean {
+  try {
+    valueOf.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The primitive in a boxed value, as SerializeJSONProperty takes it out. */
+function unbox(value: object, kind: number): unknown {
+  switch (kind) {
+    case K_NUMBER:
+      return Number(value); // ToNumber: may call a user valueOf
+    case K_STRING:
+      return String(value); // ToString: may call a user toString
+    case K_BOOLEAN:
+      return booleanValueOf.call(value);
+    default:
+      return bigintValueOf!.call(value);
+  }
+}
+
+function arrayLength(a: { length: unknown }): number {
+  const n = a.length;
+  return typeof n === 'number' && n === n >>> 0 ? n : toLength(n);
+}
+
+function toLength(v: unknown): number {
+  const n = Number(v);
+  if (!(n > 0)) return 0;
+  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
+}
+
+/** The replacer array as a property list: strings and numbers (or boxed ones), de-duplicated. */
+function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): string[] {
+  const list: string[] = [];
+  const seen = new Set<string>();
+  const n = toLength(replacer.length);
+  for (let i = 0; i < n; i++) {
+    const v = replacer[i];
+    let item: string | undefined;
+    if (typeof v === 'string') item = v;
+    else if (typeof v === 'number') item = String(v);
+    else if (typeof v === 'object' && v !== null && (hasSlot(stringValueOf, v) || hasSlot(numberValueOf, v))) item = String(v);
+    if (item !== undefined && !seen.has(item)) {
+      seen.add(item);
+      list.push(item);
+    }
+  }
+  return list;
+}
+
+/** JSON.stringify's gap from its space argument. */
+function toGap(space: unknown): string {
+  if (typeof space === 'object' && space !== null) {
+    if (hasSlot(numberValueOf, space)) space = Number(space);
+    else if (hasSlot(stringValueOf, space)) space = String(space);
+  }
+  if (typeof space === 'number') {
+    const n = Math.min(10, Math.trunc(space) || 0);
+    return n >= 1 ? ' '.repeat(n) : '';
+  }
+  if (typeof space === 'string') return space.length <= 10 ? space : space.slice(0, 10);
+  return '';
+}
+
+/** V8's TypeError for a cyclic structure, naming the path around the circle. */
+function circularError(open: object[], stack: any[], start: number, index: number, where: number, key: string): TypeError {
+  // The key that led from open[i - 1] to open[i] is in open[i - 1]'s state, which the
+  // stack holds at level i (the current container's is live).
+  const keyAt = (i: number): string => {
+    const level = i * 5;
+    const w = stack[level + 4] as number;
+    const ks = stack[level + 1] as readonly string[] | null;
+    const ix = stack[level + 2] as number;
+    return describeKey(w, ks, ix);
+  };
+  const lines = ['Converting circular structure to JSON', `    --> starting at object with constructor '${constructorName(open[start])}'`];
+  const size = open.length;
+  const prefixEnd = Math.min(size, start + 3);
+  for (let i = start + 1; i < prefixEnd; i++) lines.push(`    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`);
+  if (size > prefixEnd + 1) lines.push('    |     ...');
+  for (let i = Math.max(prefixEnd, size - 1); i < size; i++) {
+    lines.push(`    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`);
+  }
+  lines.push(`    --- ${where === IN_ARRAY ? `index ${index - 1}` : `property '${key}'`} closes the circle`);
+  return new TypeError(lines.join('\n'));
+}
+
+function describeKey(where: number, keys: readonly string[] | null, index: number): string {
+  return where === IN_ARRAY || keys === null ? `index ${index - 1}` : `property '${keys[index - 1]}'`;
+}
+
+function constructorName(o: object): string {
+  if (Array.isArray(o)) return 'Array';
+  try {
+    for (let p = Object.getPrototypeOf(o); p !== null; p = Object.getPrototypeOf(p)) {
+      const c = Object.getOwnPropertyDescriptor(p, 'constructor')?.value;
+      if (typeof c === 'function' && typeof c.name === 'string' && c.name !== '') return c.name;
+    }
+  } catch {
+    // A proxy trap threw: fall back to the generic name.
+  }
+  return 'Object';
+}
+
+/** UTF-8 with lone surrogates as WTF-8 (raw JSON text kept them) -> the JS string. */
+function decodeWtf8(bytes: Uint8Array, begin: number, end: number): string {
+  let s = '';
+  let chunk: number[] = [];
+  for (let i = begin; i < end; ) {
+    const c = bytes[i];
+    let cp: number;
+    if (c < 0x80) {
+      cp = c;
+      i += 1;
+    } else if (c < 0xe0) {
+      cp = ((c & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
+      i += 2;
+    } else if (c < 0xf0) {
+      cp = ((c & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
+      i += 3;
+    } else {
+      cp = ((c & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f);
+      i += 4;
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      chunk.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+    } else {
+      chunk.push(cp);
+    }
+    if (chunk.length >= 4096) {
+      s += String.fromCharCode.apply(null, chunk);
+      chunk = [];
+    }
+  }
+  return s + String.fromCharCode.apply(null, chunk);
+}
+
+export interface Serializer {
+  stringify(value: unknown, replacer?: unknown, space?: unknown): string | undefined;
+  encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> | undefined;
+}
+
+/** stringify() and encode() over one wasm instance. */
+export function createSerializer(wasm: WasmExports, memory: Memory): Serializer {
+  const w = new Writer(wasm as Exports, memory);
+  const text = (s: Session) => w.text(s);
+  const bytes = (s: Session) => w.bytes(s);
+  return {
+    stringify(value: unknown, replacer?: unknown, space?: unknown): string | undefined {
+      return w.run(value, replacer, space, false, true, text);
+    },
+    encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> | undefined {
+      const bigint = options?.bigint;
+      if (bigint !== undefined && bigint !== 'throw' && bigint !== 'number') {
+        throw new TypeError(`wasmjson.encode: options.bigint must be 'throw' or 'number', got ${String(bigint)}`);
+      }
+      return w.run(value, options?.replacer, options?.space, bigint === 'number', false, bytes);
+    },
+  };
+}

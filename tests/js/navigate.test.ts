@@ -1,0 +1,169 @@
+// at() (RFC 6901 JSON Pointer) and lazy documents, checked against JSON.parse + a plain
+// JS pointer walk.
+import { describe, expect, it } from 'vitest';
+import { listShared, readShared } from '#files';
+import * as wasmjson from 'wasmjson';
+import { LazyNode } from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+
+const utf8 = new TextEncoder();
+
+/** The reference: evaluate a pointer on a parsed value. */
+function walk(value: unknown, pointer: string): unknown {
+  if (pointer === '') return value;
+  let v: any = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const t = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(v)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(t) || Number(t) >= v.length) return undefined;
+      v = v[Number(t)];
+    } else if (v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, t)) {
+      v = v[t];
+    } else {
+      return undefined;
+    }
+  }
+  return v;
+}
+
+/** Every pointer into a value (breadth-limited), escaped per RFC 6901. */
+function pointers(value: unknown, limit: number): string[] {
+  const out: string[] = [''];
+  const queue: [unknown, string][] = [[value, '']];
+  while (queue.length && out.length < limit) {
+    const [v, p] = queue.shift()!;
+    if (v === null || typeof v !== 'object') continue;
+    for (const k of Object.keys(v)) {
+      const q = `${p}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      out.push(q);
+      queue.push([(v as any)[k], q]);
+    }
+  }
+  return out;
+}
+
+const RFC6901 = `{"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\\\j": 5, "k\\"l": 6, " ": 7, "m~n": 8}`;
+
+for (const flavor of FLAVORS) {
+  describe(`at() and lazy() (${flavor})`, async () => {
+    const codec = await codecFor(flavor);
+
+    it('evaluates the RFC 6901 examples', () => {
+      const cases: [string, unknown][] = [
+        ['', JSON.parse(RFC6901)], ['/foo', ['bar', 'baz']], ['/foo/0', 'bar'], ['/', 0], ['/a~1b', 1],
+        ['/c%d', 2], ['/e^f', 3], ['/g|h', 4], ['/i\\j', 5], ['/k"l', 6], ['/ ', 7], ['/m~0n', 8],
+      ];
+      for (const [p, expected] of cases) {
+        expect(codec.at(RFC6901, p), p).toStrictEqual(expected);
+        expect(codec.at(utf8.encode(RFC6901), p), p).toStrictEqual(expected);
+      }
+    });
+
+    it('returns undefined where nothing is, and rejects bad pointers', () => {
+      const doc = '{"a":[10,20],"b":{"c":null},"d":1}';
+      for (const p of ['/x', '/a/2', '/a/-', '/a/01', '/a/-1', '/a/1.0', '/a/x', '/d/0', '/b/c/d', '/a/0/0']) {
+        expect(codec.at(doc, p), p).toBeUndefined();
+      }
+      expect(codec.at(doc, '/b/c')).toBeNull();
+      expect(() => codec.at(doc, 'a')).toThrow(SyntaxError);
+      expect(() => codec.at(doc, '/a~2')).toThrow(SyntaxError);
+      expect(() => codec.at(doc, 5 as never)).toThrow(TypeError);
+    });
+
+    it('matches escaped and non-ASCII keys, last duplicate wins', () => {
+      const doc = '{"\\u00e9t\\u00e9":1, "ключ":{"😀":2}, "d":1, "d":[3], "a\\/b":4, "\\ud800":5}';
+      expect(codec.at(doc, '/été')).toBe(1);
+      expect(codec.at(doc, '/ключ/😀')).toBe(2);
+      expect(codec.at(doc, '/d')).toStrictEqual([3]);
+      expect(codec.at(doc, '/a~1b')).toBe(4);
+      expect(codec.at(doc, '/\ud800')).toBe(5);
+      // A string input with raw lone surrogates.
+      expect(codec.at('{"k":"\ud800x","\udc00":[1]}', '/k')).toBe('\ud800x');
+      expect(codec.at('{"k":"\ud800x","\udc00":[1]}', '/\udc00/0')).toBe(1);
+    });
+
+    it('reports bad input on the way, or in the value, as a SyntaxError', () => {
+      expect(() => codec.at('{"a": [1, 2,, 3]}', '/a/3')).toThrow(SyntaxError);
+      expect(() => codec.at('', '')).toThrow('Unexpected end of JSON input');
+      try {
+        codec.at('{"a": [1, 2, tru]}', '/a/2');
+        expect.unreachable();
+      } catch (e) {
+        expect((e as wasmjson.JsonSyntaxError).offset).toBe(16);
+      }
+    });
+
+    it('agrees with JSON.parse + property access on corpus files', async () => {
+      const names = await listShared('corpus');
+      if (!names) return console.log('../shared/corpus not present: skipped');
+      for (const name of names.filter((n) => n.endsWith('.json'))) {
+        const bytes = await readShared(`corpus/${name}`);
+        const value = JSON.parse(new TextDecoder().decode(bytes));
+        const doc = codec.lazy(bytes) as LazyNode;
+        const all = pointers(value, 60);
+        for (const p of all) {
+          const got = doc.at(p);
+          // Compared as JSON text: deep-equality of multi-megabyte values is slow, and
+          // parse() itself is checked value for value elsewhere.
+          const expected = walk(value, p);
+          if (expected !== null && typeof expected === 'object') expect(got, `${name} ${p}`).toBeInstanceOf(LazyNode);
+          expect(JSON.stringify(got instanceof LazyNode ? got.toJS() : got), `${name} ${p}`).toBe(JSON.stringify(expected));
+        }
+        for (const p of all.slice(-3)) expect(JSON.stringify(codec.at(bytes, p)), `${name} ${p}`).toBe(JSON.stringify(walk(value, p)));
+        doc.free();
+      }
+    });
+
+    it('lazy(): get, at, length, keys, iteration and toJS agree with JSON.parse', () => {
+      const text = '{"b":[1,{"x":"y"},[true]],"2":null,"a":{"k":"v"},"1":"one","b":[1,{"x":"y"},[false]]}';
+      const value = JSON.parse(text);
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input) as LazyNode;
+        expect(doc).toBeInstanceOf(LazyNode);
+        expect(doc.kind).toBe('object');
+        expect(doc.keys()).toStrictEqual(Object.keys(value));
+        expect(doc.length).toBe(Object.keys(value).length);
+        expect(doc.toJS()).toStrictEqual(value);
+        const b = doc.get('b') as LazyNode;
+        expect(b.kind).toBe('array');
+        expect(b.length).toBe(3);
+        expect(b.get(0)).toBe(1);
+        expect((b.get(1) as LazyNode).get('x')).toBe('y');
+        expect(b.get('2')).toBeInstanceOf(LazyNode);
+        expect(b.get(3)).toBeUndefined();
+        expect(doc.at('/b/2/0')).toBe(false);
+        expect(doc.get('missing')).toBeUndefined();
+        expect([...b].map((v) => (v instanceof LazyNode ? v.toJS() : v))).toStrictEqual(value.b);
+        const entries = [...doc].map(([k, v]: any) => [k, v instanceof LazyNode ? v.toJS() : v]);
+        expect(entries).toStrictEqual(Object.entries(value));
+        doc.free();
+        expect(() => doc.get('b')).toThrow(/freed/);
+        expect(() => b.toJS()).toThrow(/freed/);
+        doc.free(); // twice is harmless
+      }
+    });
+
+    it('lazy() of a scalar document is the value; bad documents throw', () => {
+      expect(codec.lazy(' "s" ')).toBe('s');
+      expect(codec.lazy('12')).toBe(12);
+      expect(() => codec.lazy('   ')).toThrow(SyntaxError);
+    });
+
+    it('lazy documents survive memory growth and many documents, and dispose', () => {
+      const docs: LazyNode[] = [];
+      for (let i = 0; i < 50; i++) docs.push(codec.lazy(`{"i":${i},"pad":"${'x'.repeat(20000)}"}`) as LazyNode);
+      const big = '[' + '{"a":1},'.repeat(500_000) + '2]';
+      expect((codec.lazy(big) as LazyNode).get(500_000)).toBe(2);
+      for (let i = 0; i < 50; i++) expect(docs[i].get('i')).toBe(i);
+      for (const d of docs) d[Symbol.dispose]();
+      expect(() => docs[0].get('i')).toThrow(/freed/);
+    });
+  });
+}
+
+describe('top-level at / lazy', () => {
+  it('are exported', () => {
+    expect(wasmjson.at('{"a":[1,2]}', '/a/1')).toBe(2);
+    expect((wasmjson.lazy('[7]') as LazyNode).get(0)).toBe(7);
+  });
+});
