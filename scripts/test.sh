@@ -3,6 +3,7 @@
 # plain line "N passed, N failed". Exits non-zero on any failure.
 #   C++:   GoogleTest via ctest, every test against every kernel; again under ASan/UBSan.
 #   JS:    vitest, Node and headless Chromium projects, both wasm flavors.
+#   Fuzz:  every libFuzzer target for WASMJSON_FUZZ_SECONDS (default 45) each.
 #   Smoke: the built package on the machine's Node 20 (import, require, validate).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +58,13 @@ else
   echo "vitest wrote no results"
   failed=$((failed + 1))
 fi
+
+echo "== libFuzzer, ${WASMJSON_FUZZ_SECONDS:=45}s per target (ASan + UBSan; scripts/fuzz.sh runs longer)"
+bash scripts/fuzz.sh "$WASMJSON_FUZZ_SECONDS" | tee build/fuzz.log | tail -n 6
+while read -r target execs _ findings _; do
+  if [ "$findings" = "0" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done < <(grep -E '^fuzz_[a-z0-9_]+ +[0-9?]+ executions +[0-9]+ finding' build/fuzz.log)
+grep -qE '^fuzz_[a-z0-9_]+ +[0-9?]+ executions' build/fuzz.log || { echo "fuzzing did not run"; failed=$((failed + 1)); }
 
 echo "== Smoke test on the machine's Node $(/usr/bin/node --version 2>/dev/null || echo missing)"
 for f in tests/smoke/smoke.mjs tests/smoke/smoke.cjs; do
