@@ -18,7 +18,9 @@ class growable {
   bool reserve_more(size_t n) {
     if (size_ + n <= capacity_) return true;
     size_t cap = capacity_ ? capacity_ : 1024;
-    while (cap < size_ + n) cap *= 2;
+    // Doubling while small; 1.5x past 64 MiB, so a huge document's buffers leave room in
+    // the 4 GiB address space for the realloc copy.
+    while (cap < size_ + n) cap += cap * sizeof(T) < (size_t{64} << 20) ? cap : cap / 2;
     void* p = std::realloc(data_, cap * sizeof(T));
     if (!p) return false;
     data_ = static_cast<T*>(p);

@@ -14,6 +14,9 @@ enum parse_flags : uint32_t {
   // Parse one value and stop after it (lazy documents, at()): the result offset is the
   // value's end, and what follows is not read.
   kSingleValue = 1u << 3,
+  // Positions in the tape are byte offsets, not UTF-16 offsets (JS decodes each string
+  // from the bytes: for documents too large to become one JS string).
+  kByteOffsets = 1u << 4,
 };
 
 // Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
@@ -27,6 +30,7 @@ result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack,
     tape_writer<true> sink(out, keys, shapes, intern);
     reader<Kernel, tape_writer<true>> r(data, len, sink, stack, start);
     if (flags & kSingleValue) r.stop_after_value();
+    if (flags & kByteOffsets) r.positions_in_bytes();
     result res = r.run();
     out.saw_replacement = r.saw_replacement();
     return res;
@@ -34,6 +38,7 @@ result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack,
   tape_writer<false> sink(out, keys, shapes, intern);
   reader<Kernel, tape_writer<false>> r(data, len, sink, stack, start);
   if (flags & kSingleValue) r.stop_after_value();
+  if (flags & kByteOffsets) r.positions_in_bytes();
   result res = r.run();
   out.saw_replacement = r.saw_replacement();
   return res;

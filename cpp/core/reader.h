@@ -204,6 +204,13 @@ class reader {
   // reports the value's end as the result offset.
   void stop_after_value() { single_value_ = true; }
 
+  // Report byte offsets where sinks are given UTF-16 positions (for callers that decode
+  // each string from the bytes instead of slicing one decoded document).
+  void positions_in_bytes() {
+    utf16_mask_ = 0;
+    delta16_ = 0;
+  }
+
   // Whether a string contained U+FFFD (EF BF BD).
   bool saw_replacement() const { return saw_replacement_; }
 
@@ -307,7 +314,7 @@ class reader {
         saw_replacement_ |= n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD;
         p += n;
         // n bytes become one UTF-16 unit, or two (a surrogate pair) for 4-byte sequences.
-        delta16_ += n - 1 - (n == 4);
+        delta16_ += (n - 1 - (n == 4)) & utf16_mask_;
       } while (*p >= 0x80);
     }
   }
@@ -368,6 +375,7 @@ class reader {
   byte_stack& stack_;
   bool saw_replacement_ = false;
   bool single_value_ = false;
+  size_t utf16_mask_ = ~size_t{0};  // 0: positions stay byte offsets
   size_t delta16_;  // UTF-8 bytes so far minus UTF-16 units so far
   result error_{error_code::ok, 0};
 };

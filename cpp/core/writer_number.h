@@ -3,16 +3,26 @@
 // spec's layout: integers up to 21 digits in full, decimals from 1e-6, exponent form
 // outside ("1e+21", "5e-7", "1.5e-7"); -0 is "0". Written straight into the output.
 #pragma once
-#include <dragonbox/dragonbox.h>
-
 #include <cstdint>
 #include <cstring>
 
+// wasm has no 64x64->128 multiply: with __int128, each of Dragonbox's multiplications
+// becomes a call to the generic 128x128 __multi3. Its portable path (four 32x32->64
+// multiplies, inlined) is faster there, so wasm builds take it.
+#if defined(__wasm__) && defined(__SIZEOF_INT128__)
+#pragma push_macro("__SIZEOF_INT128__")
+#undef __SIZEOF_INT128__
+#include <dragonbox/dragonbox.h>
+#pragma pop_macro("__SIZEOF_INT128__")
+#else
+#include <dragonbox/dragonbox.h>
+#endif
+
 namespace wasmjson {
 
-// Longest text write_number produces: "-1.2345678901234567e-308" is 24 bytes,
-// "-0.0000012345678901234567" 25.
-inline constexpr size_t kMaxNumberLength = 32;
+// Output room write_number needs: the longest text is 25 bytes
+// ("-0.0000012345678901234567"), and it stores fixed-size blocks past the end.
+inline constexpr size_t kMaxNumberLength = 40;
 
 namespace detail {
 
@@ -35,34 +45,53 @@ inline int decimal_length(uint64_t v) {
   return n + (v >= kPow10[n] ? 1 : 0);
 }
 
+// The two digits of d < 100 at o[0..2).
+inline void put2(uint8_t* o, uint32_t d) { std::memcpy(o, kDigitPairs + 2 * d, 2); }
+
+// The eight digits of v < 10^8 at o[0..8), leading zeros included. 32-bit arithmetic
+// only (divisions by constants become multiplications).
+inline void put8(uint8_t* o, uint32_t v) {
+  uint32_t hi = v / 10000, lo = v % 10000;
+  put2(o, hi / 100);
+  put2(o + 2, hi % 100);
+  put2(o + 4, lo / 100);
+  put2(o + 6, lo % 100);
+}
+
+// The n = decimal_length(v) digits of v < 2^32 at o[0..n).
+inline void write_digits32(uint8_t* o, uint32_t v, int n) {
+  uint8_t* p = o + n;
+  while (v >= 100) {
+    p -= 2;
+    put2(p, v % 100);
+    v /= 100;
+  }
+  if (v >= 10) {
+    put2(p - 2, v);
+  } else {
+    p[-1] = static_cast<uint8_t>('0' + v);
+  }
+}
+
+// v / 10^8 for v < 2^64 without a 64-bit division (wasm's i64.div_u is a hardware
+// divide): a double estimate, off by at most one, then corrected.
+inline uint64_t div1e8(uint64_t v) {
+  uint64_t q = static_cast<uint64_t>(static_cast<double>(v) * 1e-8);
+  uint64_t r = v - q * 100000000ULL;
+  if (static_cast<int64_t>(r) < 0) return q - 1;
+  return r >= 100000000ULL ? q + 1 : q;
+}
+
 // Writes the n = decimal_length(v) digits of v at o[0..n).
 inline void write_digits(uint8_t* o, uint64_t v, int n) {
-  uint8_t* p = o + n;
-  // Eight digits at a time in 32-bit arithmetic once the rest fits.
-  while (v >= 100000000ULL) {
-    uint64_t q = v / 100000000ULL;
-    uint32_t r = static_cast<uint32_t>(v - q * 100000000ULL);
-    v = q;
-    for (int i = 0; i < 4; ++i) {
-      uint32_t d = r % 100;
-      r /= 100;
-      p -= 2;
-      std::memcpy(p, kDigitPairs + 2 * d, 2);
-    }
-  }
-  uint32_t w = static_cast<uint32_t>(v);
-  while (w >= 100) {
-    uint32_t d = w % 100;
-    w /= 100;
-    p -= 2;
-    std::memcpy(p, kDigitPairs + 2 * d, 2);
-  }
-  if (w >= 10) {
-    p -= 2;
-    std::memcpy(p, kDigitPairs + 2 * w, 2);
-  } else {
-    *--p = static_cast<uint8_t>('0' + w);
-  }
+  if (v <= UINT32_MAX) return write_digits32(o, static_cast<uint32_t>(v), n);
+  uint64_t q = div1e8(v);
+  uint32_t low = static_cast<uint32_t>(v - q * 100000000ULL);
+  put8(o + n - 8, low);
+  if (q <= UINT32_MAX) return write_digits32(o, static_cast<uint32_t>(q), n - 8);
+  uint64_t q2 = div1e8(q);  // v >= 10^16: at most 4 more digits
+  put8(o + n - 16, static_cast<uint32_t>(q - q2 * 100000000ULL));
+  write_digits32(o, static_cast<uint32_t>(q2), n - 16);
 }
 
 }  // namespace detail
@@ -78,6 +107,100 @@ inline uint8_t* write_integer(uint8_t* o, int64_t v) {
   detail::write_digits(o, u, n);
   return o + n;
 }
+
+namespace detail {
+
+// Exact powers of ten as doubles (10^22 is the largest).
+inline constexpr double kPow10d[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The shortest decimal of v > 0 when it has at most 15 significant digits: its 15-digit
+// rounding with the trailing zeros dropped. Each such double has exactly one decimal of
+// <= 15 digits that reads back as it (those are at least 1e-15 apart relative to v, a
+// double's rounding interval at most 2.2e-16), so a candidate that reads back exactly is
+// the answer, whatever rounding error went into finding it. Writes 15 digits at d and
+// returns true with the scale: v = 0.d1..d15 * 10^n. False: use Dragonbox.
+inline bool short_decimal(double v, uint8_t* d, int& n) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  int e2 = static_cast<int>((bits >> 52) & 0x7FF) - 1023;
+  int e10 = (e2 * 78913) >> 18;  // floor(e2 * log10(2)): floor(log10(v)) or one less
+  int k = 14 - e10;              // v * 10^k in [1e14, 1e16)
+  if (k < -22 || k > 22) return false;
+  double t = k >= 0 ? v * kPow10d[k] : v / kPow10d[-k];
+  if (t >= 1e15) {
+    if (--k < -22) return false;
+    t = k >= 0 ? v * kPow10d[k] : v / kPow10d[-k];
+  }
+  double r = __builtin_nearbyint(t);
+  if (!(r >= 1e14 && r < 1e15)) return false;
+  // Exact check: s and 10^|k| are exact doubles, so one correctly rounded operation
+  // gives the double nearest to s * 10^-k.
+  double back = k >= 0 ? r / kPow10d[k] : r * kPow10d[-k];
+  if (back != v) return false;
+  uint64_t s = static_cast<uint64_t>(r);
+  uint64_t hi = s / 100000000u;  // < 10^7: a 64-bit division of a value < 2^50
+  put8(d + 7, static_cast<uint32_t>(s - hi * 100000000u));
+  uint32_t h = static_cast<uint32_t>(hi);
+  d[0] = static_cast<uint8_t>('0' + h / 1000000);
+  h %= 1000000;
+  put2(d + 1, h / 10000);
+  put2(d + 3, (h / 100) % 100);
+  put2(d + 5, h % 100);
+  n = 15 - k;
+  return true;
+}
+
+// v = 0.d1..dk * 10^n as Number::toString lays it out. d holds 24 bytes: the k digits,
+// then '0's. Copies fixed-size blocks (no variable-length memcpy); stores at most 34
+// bytes from o.
+inline uint8_t* layout(uint8_t* o, const uint8_t* d, int k, int n) {
+  if (k <= n && n <= 21) {
+    std::memcpy(o, d, 24);  // the digits and then the zeros up to n <= 21
+    return o + n;
+  }
+  if (0 < n && n <= 21) {
+    std::memcpy(o, d, 24);
+    o[n] = '.';
+    std::memcpy(o + n + 1, d + n, 16);  // k - n <= 16 digits
+    return o + k + 1;
+  }
+  if (-6 < n && n <= 0) {
+    std::memcpy(o, "0.00000", 8);  // "0." and up to 5 zeros
+    std::memcpy(o + 2 - n, d, 24);
+    return o + 2 - n + k;
+  }
+  // Exponent form: d1 ['.' d2..dk] 'e' sign (n - 1).
+  o[0] = d[0];
+  if (k > 1) {
+    o[1] = '.';
+    std::memcpy(o + 2, d + 1, 16);
+    o += k + 1;
+  } else {
+    o += 1;
+  }
+  int e = n - 1;
+  o[0] = 'e';
+  o[1] = e < 0 ? '-' : '+';
+  uint32_t ae = static_cast<uint32_t>(e < 0 ? -e : e);
+  int m = decimal_length(ae);
+  write_digits32(o + 2, ae, m);
+  return o + 2 + m;
+}
+
+// Number of digits of d[0..15) without its trailing '0's (d[0] is not '0').
+inline int trim_zeros15(const uint8_t* d) {
+  constexpr uint64_t kZeros = 0x3030303030303030ULL;
+  uint64_t w;
+  std::memcpy(&w, d + 7, 8);  // d[7..15), d[7] in the low byte
+  w ^= kZeros;
+  if (w) return 8 + ((63 - __builtin_clzll(w)) >> 3);
+  std::memcpy(&w, d, 8);
+  w = (w ^ kZeros) & 0x00FFFFFFFFFFFFFFULL;  // d[0..7)
+  return 1 + ((63 - __builtin_clzll(w)) >> 3);
+}
+
+}  // namespace detail
 
 // A finite double as Number::toString. Needs room for kMaxNumberLength bytes.
 inline uint8_t* write_number(uint8_t* o, double v) {
@@ -98,47 +221,18 @@ inline uint8_t* write_number(uint8_t* o, double v) {
       return o + n;
     }
   }
-  auto dec = jkj::dragonbox::to_decimal(v, jkj::dragonbox::policy::sign::ignore);
-  uint64_t s = dec.significand;  // no trailing zeros (Dragonbox's default policy)
-  int k = detail::decimal_length(s);
-  int n = dec.exponent + k;  // v = 0.d1d2..dk * 10^n
-  if (k <= n && n <= 21) {
-    // Digits then n - k zeros.
-    detail::write_digits(o, s, k);
-    std::memset(o + k, '0', static_cast<size_t>(n - k));
-    return o + n;
-  }
-  if (0 < n && n <= 21) {
-    // d1..dn '.' dn+1..dk: write the digits one place right, then move the first n back.
-    detail::write_digits(o + 1, s, k);
-    std::memmove(o, o + 1, static_cast<size_t>(n));
-    o[n] = '.';
-    return o + k + 1;
-  }
-  if (-6 < n && n <= 0) {
-    // "0." then -n zeros then the digits.
-    o[0] = '0';
-    o[1] = '.';
-    std::memset(o + 2, '0', static_cast<size_t>(-n));
-    detail::write_digits(o + 2 - n, s, k);
-    return o + 2 - n + k;
-  }
-  // Exponent form: d1 ['.' d2..dk] 'e' sign (n - 1).
-  detail::write_digits(o + 1, s, k);
-  o[0] = o[1];
-  if (k > 1) {
-    o[1] = '.';
-    o += k + 1;
+  uint8_t d[40];
+  std::memset(d, '0', sizeof d);
+  int k, n;
+  if (detail::short_decimal(v, d, n)) {
+    k = detail::trim_zeros15(d);
   } else {
-    o += 1;
+    auto dec = jkj::dragonbox::to_decimal(v, jkj::dragonbox::policy::sign::ignore);
+    k = detail::decimal_length(dec.significand);  // no trailing zeros (the default policy)
+    detail::write_digits(d, dec.significand, k);
+    n = dec.exponent + k;
   }
-  *o++ = 'e';
-  int e = n - 1;
-  *o++ = e < 0 ? '-' : '+';
-  uint32_t ae = static_cast<uint32_t>(e < 0 ? -e : e);
-  int m = detail::decimal_length(ae);
-  detail::write_digits(o, ae, m);
-  return o + m;
+  return detail::layout(o, d, k, n);
 }
 
 }  // namespace wasmjson

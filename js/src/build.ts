@@ -131,9 +131,14 @@ const savedKeyOk: boolean[] = [];
  * With `records`, every primitive entry carries two extra words (its source range) and
  * a ParseRecord tree is built alongside; it is returned in records.root.
  */
+/** Where string values come from: the document as one string, or a per-string decoder. */
+export interface TextSource {
+  slice(begin: number, end: number): string;
+}
+
 export function buildValue(
   tape: Tape,
-  text: string,
+  text: TextSource,
   keys: KeyCache,
   records: { root?: ParseRecord } | undefined,
   /** The source string is not well-formed UTF-16: escaped strings are re-read from it. */
@@ -311,6 +316,6 @@ export function buildValue(
  * An escaped string read from source text that has lone surrogates (which the UTF-8
  * copy in wasm could not carry): the engine's own JSON.parse decodes the literal.
  */
-function rawString(text: string, begin: number, end: number): string {
+function rawString(text: TextSource, begin: number, end: number): string {
   return JSON.parse(`"${text.slice(begin, end)}"`) as string;
 }

@@ -1,7 +1,7 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
-import { buildValue, KeyCache, type ParseRecord } from './build.js';
+import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
@@ -22,7 +22,17 @@ export interface ValidateOptions {
 export interface ParseOptions {
   /** Called as JSON.parse calls a reviver (with the source-text context argument). */
   reviver?: Reviver;
+  /**
+   * Bytes input only. 'document' (default below 256 MiB): decode the whole input once and
+   * slice strings out of it (fastest; long strings share the decoded text's memory).
+   * 'each': decode every string on its own (independent strings; used automatically for
+   * inputs too large to be one JS string).
+   */
+  stringDecoding?: 'document' | 'each';
 }
+
+/** Bytes inputs from this size decode strings one by one (V8 strings stop near 2^29 units). */
+const DECODE_EACH_FROM = 256 * 1024 * 1024;
 
 export interface PrettifyOptions {
   /** As JSON.stringify's space: a number of spaces (at most 10) or a string (first 10 characters). Default 2. */
@@ -102,7 +112,11 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const reviver = pickReviver(reviverOrOptions);
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
     const isString = typeof input === 'string';
-    let flags = (isString ? 0 : FLAG_SKIP_BOM) | (reviver ? FLAG_WITH_SOURCE : 0);
+    const decodeEach =
+      !isString &&
+      (input.length >= DECODE_EACH_FROM ||
+        (typeof reviverOrOptions === 'object' && reviverOrOptions?.stringDecoding === 'each'));
+    let flags = (isString ? 0 : FLAG_SKIP_BOM) | (reviver ? FLAG_WITH_SOURCE : 0) | (decodeEach ? FLAG_BYTE_OFFSETS : 0);
     let illFormed = false;
     const region = memory.acquire(input);
     let value: unknown;
@@ -118,7 +132,12 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
         keys.clear();
         report = runParse(region.ptr, region.len, flags, input);
       }
-      value = buildFromReport(report, isString ? input : () => decodeBytes(decoder, input), records, illFormed);
+      const text: TextSource | (() => string) = isString
+        ? input
+        : decodeEach
+          ? eachStringDecoder(decoder, input)
+          : () => decodeBytes(decoder, input);
+      value = buildFromReport(report, text, records, illFormed);
     } finally {
       memory.release(region);
     }
@@ -128,7 +147,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   /** Builds the value of the tape a report describes; `source` is the document as text. */
   function buildFromReport(
     report: number,
-    source: string | (() => string),
+    source: TextSource | (() => string),
     records: { root?: ParseRecord } | undefined,
     illFormed: boolean,
   ): unknown {
@@ -149,7 +168,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       utf16: u16,
       utf16Start,
     };
-    const text = typeof source === 'string' ? source : source();
+    const text = typeof source === 'function' ? source() : source;
     try {
       return buildValue(tape, text, keys, records, illFormed);
     } catch (e) {
@@ -293,6 +312,12 @@ function pickReviver(arg: unknown): Reviver | undefined {
     if (typeof r === 'function') return r;
   }
   return undefined;
+}
+
+/** Decodes strings one at a time from the input bytes (TextDecoder refuses shared memory). */
+function eachStringDecoder(decoder: TextDecoder, bytes: Uint8Array): TextSource {
+  const own = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes;
+  return { slice: (begin: number, end: number) => decoder.decode(own.subarray(begin, end)) };
 }
 
 function decodeBytes(decoder: TextDecoder, bytes: Uint8Array): string {

@@ -30,6 +30,8 @@ export const FLAG_WITH_SOURCE = 2;
 export const FLAG_NO_KEY_INTERNING = 4;
 /** Parse one value and stop after it (the report's error_offset is then its end). */
 export const FLAG_SINGLE_VALUE = 8;
+/** Tape positions are byte offsets (strings decoded one by one). */
+export const FLAG_BYTE_OFFSETS = 16;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked against memory.buffer before use.
