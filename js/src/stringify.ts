@@ -82,7 +82,7 @@ interface NodeBuffer extends Uint8Array {
 }
 type BufferCtor = { from(buffer: ArrayBufferLike): NodeBuffer };
 const NodeBufferCtor: BufferCtor | undefined = (() => {
-  const g = globalThis as { Buffer?: BufferCtor & { prototype?: { latin1Slice?: unknown } }; process?: { versions?: { node?: string } } };
+  const g = globalThis as unknown as { Buffer?: BufferCtor & { prototype?: { latin1Slice?: unknown } }; process?: { versions?: { node?: string } } };
   return g.process?.versions?.node && typeof g.Buffer?.prototype?.latin1Slice === 'function' ? g.Buffer : undefined;
 })();
 
