@@ -102,7 +102,7 @@ export function codeName(code: number): ErrorCode {
 /** Error for input that cannot fit in wasm memory; not a syntax error. */
 export function outOfMemory(bytes: number): RangeError {
   return new RangeError(
-    `wasmjson: input of ${bytes} bytes does not fit in WebAssembly memory (4 GiB address space)`,
+    `wasmjson: a document of ${bytes} bytes and its working buffers do not fit in WebAssembly memory (a 4 GiB address space); the instance stays usable`,
   );
 }
 
