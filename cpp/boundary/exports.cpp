@@ -52,6 +52,7 @@ struct reformat_report {
 reformat_report g_reformat_report;
 wasmjson::growable<uint8_t> g_reformat_out;
 wasmjson::growable<uint8_t> g_reformat_first;
+wasmjson::growable<uint8_t> g_reformat_line;
 }  // namespace
 
 // Memory owned by JS until passed to wj_free. Returns 0 when memory cannot grow.
@@ -112,7 +113,7 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
                                              size_t indent_len) {
   std::memset(data + len, 0, wasmjson::kPadding);
   wasmjson::result r = wasmjson::reformat<active_kernel>(data, len, flags, indent, indent_len, g_stack,
-                                                          g_reformat_out, g_reformat_first);
+                                                          g_reformat_out, g_reformat_first, g_reformat_line);
   g_reformat_report.code = static_cast<uint32_t>(r.code);
   g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
   g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_reformat_out.data()));

@@ -14,8 +14,11 @@ class reformat_writer {
  public:
   // An empty indent minifies; otherwise each level is indented by `indent` (as
   // JSON.stringify's space argument, already reduced to at most 10 bytes by the caller).
-  reformat_writer(growable<uint8_t>& out, growable<uint8_t>& first, const uint8_t* indent, size_t indent_len)
-      : out_(out), first_(first), indent_(indent), indent_len_(indent_len) {}
+  reformat_writer(growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line, const uint8_t* indent,
+                  size_t indent_len)
+      : out_(out), first_(first), line_(line), indent_(indent), indent_len_(indent_len) {
+    line_.clear();
+  }
 
   bool begin_object(size_t) { return open('{'); }
   bool end_object() { return close('}'); }
@@ -25,7 +28,7 @@ class reformat_writer {
   bool key(const string_span& s) {
     size_t n = static_cast<size_t>(s.end - s.begin) + 4;
     if (!prefix(n)) return false;
-    copy(s.begin - 1, s.end + 1);
+    copy_input(s.begin - 1, s.end + 1);
     put(':');
     if (indent_len_) put(' ');
     after_key_ = true;
@@ -33,12 +36,12 @@ class reformat_writer {
   }
   bool string(const string_span& s) {
     if (!prefix(static_cast<size_t>(s.end - s.begin) + 2)) return false;
-    copy(s.begin - 1, s.end + 1);
+    copy_input(s.begin - 1, s.end + 1);
     return true;
   }
   bool number(const number_span& n) {
     if (!prefix(static_cast<size_t>(n.end - n.begin))) return false;
-    copy(n.begin, n.end);
+    copy_input(n.begin, n.end);
     return true;
   }
   bool literal(literal_kind k, size_t) {
@@ -54,7 +57,8 @@ class reformat_writer {
   // Separator and indentation before a value, then room for `n` more bytes.
   bool prefix(size_t n) {
     size_t depth = first_.size();
-    if (!out_.reserve_more(n + 2 + indent_len_ * depth)) return false;
+    // +16: copy_input may store a whole 16-byte chunk.
+    if (!out_.reserve_more(n + 18 + indent_len_ * depth)) return false;
     if (after_key_) {
       after_key_ = false;
       return true;
@@ -79,12 +83,37 @@ class reformat_writer {
     put(c);
     return true;
   }
+  // One copy per line break: line_ holds '\n' and the indent repeated for the deepest
+  // level so far. (Its growth is best effort: on failure, fall back to a loop.)
   void newline(size_t depth) {
     if (!indent_len_) return;
+    size_t need = 1 + depth * indent_len_;
+    if (line_.size() < need && line_.reserve_more(need - line_.size())) {
+      if (line_.size() == 0) line_.push_unchecked('\n');
+      while (line_.size() < need) {
+        std::memcpy(line_.end_ptr(), indent_, indent_len_);
+        line_.advance(indent_len_);
+      }
+    }
+    if (line_.size() >= need) {
+      copy(line_.data(), line_.data() + need);
+      return;
+    }
     put('\n');
     for (size_t i = 0; i < depth; ++i) copy(indent_, indent_ + indent_len_);
   }
   void put(uint8_t c) { out_.push_unchecked(c); }
+  // Short spans of the input (most tokens) move as one fixed 16-byte copy: the input has
+  // padding to read past a token and prefix() reserved room to write past it.
+  void copy_input(const uint8_t* b, const uint8_t* e) {
+    size_t n = static_cast<size_t>(e - b);
+    if (n <= 16) {
+      std::memcpy(out_.end_ptr(), b, 16);
+      out_.advance(n);
+      return;
+    }
+    copy(b, e);
+  }
   void copy(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
     std::memcpy(out_.end_ptr(), b, n);
@@ -93,6 +122,7 @@ class reformat_writer {
 
   growable<uint8_t>& out_;
   growable<uint8_t>& first_;  // per open container: 1 until it has an element
+  growable<uint8_t>& line_;
   const uint8_t* indent_;
   size_t indent_len_;
   bool after_key_ = false;
@@ -101,10 +131,10 @@ class reformat_writer {
 // Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
 template <class Kernel>
 result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
-                byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first) {
+                byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line) {
   out.clear();
   first.clear();
-  reformat_writer sink(out, first, indent, indent_len);
+  reformat_writer sink(out, first, line, indent, indent_len);
   return reader<Kernel, reformat_writer>(data, len, sink, stack, bom_length(data, len, flags)).run();
 }
 

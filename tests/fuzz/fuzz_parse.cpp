@@ -134,18 +134,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // Reformat round trips.
   byte_stack stack;
-  growable<uint8_t> min1, min2, pretty, first;
+  growable<uint8_t> min1, min2, pretty, first, line;
   const uint8_t indent[] = {' ', ' '};
-  if (!reformat<simd128_kernel>(buf, size, kSkipBom, nullptr, 0, stack, min1, first).ok())
+  if (!reformat<simd128_kernel>(buf, size, kSkipBom, nullptr, 0, stack, min1, first, line).ok())
     fail("valid input does not minify", data, size);
   std::vector<uint8_t> m1 = padded(min1.data(), min1.size());
-  if (!reformat<swar64_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first).ok() ||
+  if (!reformat<swar64_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
       min2.size() != min1.size() || std::memcmp(min1.data(), min2.data(), min1.size()) != 0)
     fail("minify is not idempotent", data, size);
-  if (!reformat<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first).ok())
+  if (!reformat<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first, line).ok())
     fail("valid input does not prettify", data, size);
   std::vector<uint8_t> pp = padded(pretty.data(), pretty.size());
-  if (!reformat<simd128_kernel>(pp.data(), pretty.size(), 0, nullptr, 0, stack, min2, first).ok() ||
+  if (!reformat<simd128_kernel>(pp.data(), pretty.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
       min2.size() != min1.size() || std::memcmp(min1.data(), min2.data(), min1.size()) != 0)
     fail("prettify then minify differs from minify", data, size);
   // The minified text parses to the same values (offsets differ, so compare numbers and strings).
