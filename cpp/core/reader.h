@@ -226,6 +226,9 @@ class reader {
     if (p >= end_) {
       if (code == error_code::unexpected_character) code = error_code::unexpected_end;
       p = end_;
+    } else if (*p >= 0x80 && code != error_code::invalid_utf8 && utf8::sequence_length(p, end_) == 0) {
+      // Bytes that are not UTF-8 are reported as such wherever they stand.
+      code = error_code::invalid_utf8;
     }
     error_ = {code, pos(p)};
     return error_;

@@ -67,6 +67,16 @@ class json_writer {
   uint32_t output_flags() const { return out_flags_; }
 
  private:
+  // Most keys are short: one fixed 32-byte copy (the arena and the output have the
+  // slack) instead of a variable-length memcpy.
+  static void copy_key(uint8_t* o, const uint8_t* entry, size_t len) {
+    if (len <= key_cache::kCopySlack) {
+      std::memcpy(o, entry, key_cache::kCopySlack);
+    } else {
+      std::memcpy(o, entry, len);
+    }
+  }
+
   template <bool Pretty>
   uint32_t run(const write_batch& b, key_cache& keys) {
     const uint32_t* op = b.ops;
@@ -199,9 +209,9 @@ class json_writer {
           size_t len = 0;
           const uint8_t* entry = keys.get(w >> cmd::kTagBits, len);
           if (!entry) return cmd::kBadCommand;
-          WJ_RESERVE(prefix_room() + len + 1);
+          WJ_RESERVE(prefix_room() + len + key_cache::kCopySlack + 1);
           o = key_prefix(o);
-          std::memcpy(o, entry, len);
+          copy_key(o, entry, len);
           o = key_suffix(o + len);
           break;
         }
@@ -216,9 +226,9 @@ class json_writer {
           *end++ = ':';
           size_t len = static_cast<size_t>(end - room);
           if (!keys.define(id, len)) return cmd::kBadCommand;
-          WJ_RESERVE(prefix_room() + len + 1);  // moves only the output, not the key arena
+          WJ_RESERVE(prefix_room() + len + key_cache::kCopySlack + 1);  // moves the output, not the arena
           o = key_prefix(o);
-          std::memcpy(o, room, len);
+          copy_key(o, room, len);
           o = key_suffix(o + len);
           break;
         }

@@ -77,6 +77,19 @@ inline uint8_t* put_utf8(uint8_t* o, uint32_t cp) {
   return o + 4;
 }
 
+// A BMP code point >= 0x80 that is not a surrogate: two or three bytes.
+inline uint8_t* put_bmp(uint8_t* o, uint32_t cp) {
+  if (cp < 0x800) {
+    o[0] = static_cast<uint8_t>(0xC0 | (cp >> 6));
+    o[1] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+    return o + 2;
+  }
+  o[0] = static_cast<uint8_t>(0xE0 | (cp >> 12));
+  o[1] = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F));
+  o[2] = static_cast<uint8_t>(0x80 | (cp & 0x3F));
+  return o + 3;
+}
+
 inline bool is_high(uint16_t u) { return (u & 0xFC00) == 0xD800; }
 inline bool is_low(uint16_t u) { return (u & 0xFC00) == 0xDC00; }
 inline uint32_t pair(uint16_t hi, uint16_t lo) { return 0x10000 + ((hi - 0xD800u) << 10) + (lo - 0xDC00u); }
@@ -105,10 +118,15 @@ uint8_t* escape_utf16(uint8_t* o, const uint16_t* p, size_t n, uint32_t& flags) 
       continue;
     }
     if ((u & 0xF800) != 0xD800) {
+      // A run of non-ASCII BMP characters (text in most scripts): one at a time here,
+      // without going back to the kernel for each.
       flags |= cmd::kOutputNonAscii;
-      o = detail::put_utf8(o, u);
-      ++p;
-      --n;
+      do {
+        o = detail::put_bmp(o, u);
+        ++p;
+        if (--n == 0) return o;
+        u = *p;
+      } while (u >= 0x80 && (u & 0xF800) != 0xD800);
       continue;
     }
     if (detail::is_high(u) && n >= 2 && detail::is_low(p[1])) {

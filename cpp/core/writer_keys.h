@@ -12,6 +12,8 @@ class key_cache {
  public:
   static constexpr uint32_t kMaxKeys = 8192;      // js/src/stringify.ts: MAX_KEYS
   static constexpr size_t kMaxKeyUnits = 64;      // js/src/stringify.ts: MAX_KEY_LENGTH
+  // Readable bytes past the end of every entry: writers may copy this many at once.
+  static constexpr size_t kCopySlack = 32;
 
   key_cache() = default;
   key_cache(const key_cache&) = delete;
@@ -28,8 +30,8 @@ class key_cache {
     }
   }
 
-  // Room for one entry of up to `bytes` bytes at the end of the arena; nullptr when
-  // memory cannot grow. Valid until the next call.
+  // Room for one entry of up to `bytes` bytes at the end of the arena (and kCopySlack
+  // more); nullptr when memory cannot grow. Valid until the next call.
   uint8_t* room(size_t bytes) {
     if (!offsets_) {
       offsets_ = static_cast<uint32_t*>(std::malloc(sizeof(uint32_t) * 2 * kMaxKeys));
@@ -37,6 +39,7 @@ class key_cache {
       lengths_ = offsets_ + kMaxKeys;
       for (uint32_t i = 0; i < kMaxKeys; ++i) offsets_[i] = kUndefined;
     }
+    bytes += kCopySlack;
     if (arena_used_ + bytes > arena_cap_) {
       size_t cap = arena_cap_ ? arena_cap_ : 64 * 1024;
       while (cap < arena_used_ + bytes) cap *= 2;

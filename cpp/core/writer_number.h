@@ -31,20 +31,6 @@ inline constexpr char kDigitPairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-inline constexpr uint64_t kPow10[20] = {
-    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
-    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-    1000000000000000000ULL, 10000000000000000000ULL};
-
-// Number of decimal digits of v (1 for 0).
-inline int decimal_length(uint64_t v) {
-  v |= 1;  // 0 has one digit; no other count changes (10^n is even for n >= 1)
-  int bits = 64 - __builtin_clzll(v);
-  int n = (bits * 1233) >> 12;  // floor(bits * log10(2)): the count, or one less
-  return n + (v >= kPow10[n] ? 1 : 0);
-}
-
 // The two digits of d < 100 at o[0..2).
 inline void put2(uint8_t* o, uint32_t d) { std::memcpy(o, kDigitPairs + 2 * d, 2); }
 
@@ -58,19 +44,46 @@ inline void put8(uint8_t* o, uint32_t v) {
   put2(o + 6, lo % 100);
 }
 
-// The n = decimal_length(v) digits of v < 2^32 at o[0..n).
-inline void write_digits32(uint8_t* o, uint32_t v, int n) {
-  uint8_t* p = o + n;
-  while (v >= 100) {
-    p -= 2;
-    put2(p, v % 100);
-    v /= 100;
+// The digits of v < 10^4 at o; returns the end.
+inline uint8_t* write_small(uint8_t* o, uint32_t v) {
+  if (v < 100) {
+    if (v < 10) {
+      *o = static_cast<uint8_t>('0' + v);
+      return o + 1;
+    }
+    put2(o, v);
+    return o + 2;
   }
-  if (v >= 10) {
-    put2(p - 2, v);
+  uint32_t hi = v / 100, lo = v % 100;
+  if (hi < 10) {
+    *o = static_cast<uint8_t>('0' + hi);
+    put2(o + 1, lo);
+    return o + 3;
+  }
+  put2(o, hi);
+  put2(o + 2, lo);
+  return o + 4;
+}
+
+// The digits of v at o; returns the end. Independent steps, no loop.
+inline uint8_t* write_u32(uint8_t* o, uint32_t v) {
+  if (v < 10000) return write_small(o, v);
+  if (v < 100000000) {
+    uint32_t hi = v / 10000, lo = v % 10000;
+    o = write_small(o, hi);
+    put2(o, lo / 100);
+    put2(o + 2, lo % 100);
+    return o + 4;
+  }
+  uint32_t hi = v / 100000000, lo = v % 100000000;  // hi: 1 or 2 digits
+  if (hi >= 10) {
+    put2(o, hi);
+    o += 2;
   } else {
-    p[-1] = static_cast<uint8_t>('0' + v);
+    *o++ = static_cast<uint8_t>('0' + hi);
   }
+  put8(o, lo);
+  return o + 8;
 }
 
 // v / 10^8 for v < 2^64 without a 64-bit division (wasm's i64.div_u is a hardware
@@ -82,16 +95,21 @@ inline uint64_t div1e8(uint64_t v) {
   return r >= 100000000ULL ? q + 1 : q;
 }
 
-// Writes the n = decimal_length(v) digits of v at o[0..n).
-inline void write_digits(uint8_t* o, uint64_t v, int n) {
-  if (v <= UINT32_MAX) return write_digits32(o, static_cast<uint32_t>(v), n);
+// The digits of v at o; returns the end.
+inline uint8_t* write_u64(uint8_t* o, uint64_t v) {
+  if (v <= UINT32_MAX) return write_u32(o, static_cast<uint32_t>(v));
   uint64_t q = div1e8(v);
   uint32_t low = static_cast<uint32_t>(v - q * 100000000ULL);
-  put8(o + n - 8, low);
-  if (q <= UINT32_MAX) return write_digits32(o, static_cast<uint32_t>(q), n - 8);
-  uint64_t q2 = div1e8(q);  // v >= 10^16: at most 4 more digits
-  put8(o + n - 16, static_cast<uint32_t>(q - q2 * 100000000ULL));
-  write_digits32(o, static_cast<uint32_t>(q2), n - 16);
+  if (q <= UINT32_MAX) {
+    o = write_u32(o, static_cast<uint32_t>(q));
+  } else {
+    uint64_t q2 = div1e8(q);  // v >= 2^32 * 10^8: at most 4 more digits
+    o = write_u32(o, static_cast<uint32_t>(q2));
+    put8(o, static_cast<uint32_t>(q - q2 * 100000000ULL));
+    o += 8;
+  }
+  put8(o, low);
+  return o + 8;
 }
 
 }  // namespace detail
@@ -103,9 +121,7 @@ inline uint8_t* write_integer(uint8_t* o, int64_t v) {
     *o++ = '-';
     u = 0 - u;
   }
-  int n = detail::decimal_length(u);
-  detail::write_digits(o, u, n);
-  return o + n;
+  return detail::write_u64(o, u);
 }
 
 namespace detail {
@@ -182,10 +198,7 @@ inline uint8_t* layout(uint8_t* o, const uint8_t* d, int k, int n) {
   int e = n - 1;
   o[0] = 'e';
   o[1] = e < 0 ? '-' : '+';
-  uint32_t ae = static_cast<uint32_t>(e < 0 ? -e : e);
-  int m = decimal_length(ae);
-  write_digits32(o + 2, ae, m);
-  return o + 2 + m;
+  return write_small(o + 2, static_cast<uint32_t>(e < 0 ? -e : e));
 }
 
 // Number of digits of d[0..15) without its trailing '0's (d[0] is not '0').
@@ -215,11 +228,7 @@ inline uint8_t* write_number(uint8_t* o, double v) {
   // Integers below 2^53 are their own shortest form.
   if (v < 9007199254740992.0) {
     uint64_t u = static_cast<uint64_t>(v);
-    if (static_cast<double>(u) == v) {
-      int n = detail::decimal_length(u);
-      detail::write_digits(o, u, n);
-      return o + n;
-    }
+    if (static_cast<double>(u) == v) return detail::write_u64(o, u);
   }
   uint8_t d[40];
   std::memset(d, '0', sizeof d);
@@ -228,8 +237,7 @@ inline uint8_t* write_number(uint8_t* o, double v) {
     k = detail::trim_zeros15(d);
   } else {
     auto dec = jkj::dragonbox::to_decimal(v, jkj::dragonbox::policy::sign::ignore);
-    k = detail::decimal_length(dec.significand);  // no trailing zeros (the default policy)
-    detail::write_digits(d, dec.significand, k);
+    k = static_cast<int>(detail::write_u64(d, dec.significand) - d);  // no trailing zeros (Dragonbox's default)
     n = dec.exponent + k;
   }
   return detail::layout(o, d, k, n);

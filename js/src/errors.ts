@@ -115,24 +115,31 @@ function message(
 ): string {
   if (code === 'UNEXPECTED_END') return 'Unexpected end of JSON input';
   const where = `at position ${offset} (line ${line} column ${column})`;
-  // V8 reports a backslash before a non-ASCII character as an unexpected token.
-  if (code === 'UNEXPECTED_CHARACTER' || (code === 'BAD_ESCAPE' && tokenAt(source, offset).charCodeAt(0) >= 0x80)) {
+  // V8 names a misplaced number or string by its kind, and reports a backslash before a
+  // character from U+0100 up as an unexpected token.
+  const token = code === 'UNEXPECTED_CHARACTER' || code === 'BAD_ESCAPE' ? tokenAt(source, offset) : '';
+  if (code === 'UNEXPECTED_CHARACTER' && (token === '-' || (token >= '0' && token <= '9'))) {
+    return `Unexpected number in JSON ${where}`;
+  }
+  if (code === 'UNEXPECTED_CHARACTER' && token === '"') return `Unexpected string in JSON ${where}`;
+  if (code === 'UNEXPECTED_CHARACTER' || (code === 'BAD_ESCAPE' && token.charCodeAt(0) >= 0x100)) {
     // V8 names the common mistakes of passing a non-JSON value's String() form.
     if (typeof source === 'string' && SPECIAL_STRINGS.includes(source)) return `"${source}" is not valid JSON`;
-    return `Unexpected token '${tokenAt(source, offset)}', ${context(source, offset)} is not valid JSON`;
+    return `Unexpected token '${token}', ${context(source, offset)} is not valid JSON`;
   }
   if (code === 'INVALID_UTF8') return `Invalid UTF-8 in JSON at byte ${offset} (line ${line} column ${column})`;
   return `${PHRASES[code] ?? code} ${where}`;
 }
 
-// V8's context rule: inputs of up to 21 units are quoted whole, longer ones as the 10
-// units either side of the offset, with "..." where text was cut.
+// V8's context rule: inputs of up to 20 units are quoted whole; otherwise up to 10 units
+// either side of the offset, with "..." before unless the offset is below 10 and after
+// unless the offset is within 10 of the end.
 function context(source: ErrorSource, offset: number): string {
   const length = source.length;
-  if (length <= 21) return `"${slice(source, 0, length)}"`;
-  const from = Math.max(0, offset - 10);
-  const to = Math.min(length, offset + 10);
-  return `${from > 0 ? '...' : ''}"${slice(source, from, to)}"${to < length ? '...' : ''}`;
+  if (length <= 20) return `"${slice(source, 0, length)}"`;
+  const before = offset >= 10;
+  const after = offset < length - 10;
+  return `${before ? '...' : ''}"${slice(source, Math.max(0, offset - 10), Math.min(length, offset + 10))}"${after ? '...' : ''}`;
 }
 
 function slice(source: ErrorSource, from: number, to: number): string {
@@ -151,20 +158,31 @@ function excerptAt(source: ErrorSource, offset: number): string {
   return slice(source, Math.max(0, offset - 20), offset + 20);
 }
 
-/** 1-based line and column of `offset`, counting '\n' only up to it. */
+/**
+ * 1-based line and column of `offset`; '\n', '\r' and '\r\n' each end a line, as in V8.
+ * Runs only when an error is built, jumping between line breaks with native searches.
+ */
 export function lineAndColumn(source: ErrorSource, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   if (typeof source === 'string') {
-    for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
+    const breaks = /\r\n?|\n/g;
+    for (let m = breaks.exec(source); m !== null && m.index < offset; m = breaks.exec(source)) {
       line++;
-      lineStart = i + 1;
+      lineStart = m.index + m[0].length;
     }
   } else {
-    for (let i = source.indexOf(10); i !== -1 && i < offset; i = source.indexOf(10, i + 1)) {
+    let lf = source.indexOf(10);
+    let cr = source.indexOf(13);
+    for (;;) {
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (at === -1 || at >= offset) break;
+      const width = at === cr && lf === at + 1 ? 2 : 1;
       line++;
-      lineStart = i + 1;
+      lineStart = at + width;
+      if (lf !== -1 && lf < lineStart) lf = source.indexOf(10, lineStart);
+      if (cr !== -1 && cr < lineStart) cr = source.indexOf(13, lineStart);
     }
   }
-  return { line, column: offset - lineStart + 1 };
+  return { line, column: offset - Math.min(lineStart, offset) + 1 };
 }

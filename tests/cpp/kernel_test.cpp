@@ -1,5 +1,6 @@
 // Each kernel function agrees with the scalar reference on every byte value in every
 // lane position, and on random chunks.
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -51,5 +52,82 @@ TYPED_TEST(KernelTest, RandomChunks) {
     uint8_t fill = alphabet[rng() % 2];
     for (size_t i = 0; i < run; ++i) chunk[i] = fill;
     check_chunk<K>(chunk);
+  }
+}
+
+// The serializer's copy-and-stop functions: the stop index agrees with the scalar
+// reference, and the chunk is stored (copied, or narrowed to low bytes) in full.
+template <class K>
+void check_copy_chunk(const uint8_t* p) {
+  uint8_t out[64];
+  std::memset(out, 0xAA, sizeof out);
+  ASSERT_EQ(K::copy_string_run(p, out), reference(p, K::width, scalar_kernel::string_stop));
+  ASSERT_EQ(std::memcmp(out, p, K::width), 0);
+}
+
+template <class K>
+void check_narrow_chunk(const uint16_t* p) {
+  uint8_t out[64];
+  std::memset(out, 0xAA, sizeof out);
+  size_t want = K::units16;
+  for (size_t i = 0; i < K::units16; ++i) {
+    uint8_t ignored;
+    if (scalar_kernel::narrow_string_run(p + i, &ignored) == 0) {
+      want = i;
+      break;
+    }
+  }
+  ASSERT_EQ(K::narrow_string_run(p, out), want);
+  // Units before the stop are ASCII and come out exactly.
+  for (size_t i = 0; i < want; ++i) ASSERT_EQ(out[i], p[i]);
+}
+
+TYPED_TEST(KernelTest, CopyStringRunEveryByteInEveryLane) {
+  using K = TypeParam;
+  for (size_t lane = 0; lane < K::width; ++lane) {
+    for (int b = 0; b < 256; ++b) {
+      std::vector<uint8_t> chunk(K::width + 16, 'a');
+      chunk[lane] = static_cast<uint8_t>(b);
+      check_copy_chunk<K>(chunk.data());
+    }
+  }
+}
+
+TYPED_TEST(KernelTest, NarrowStringRunEveryUnitInEveryLane) {
+  using K = TypeParam;
+  static_assert(K::units16 == (K::width >= 2 ? K::width / 2 : 1));
+  // Every unit below 0x200, then the surrogates and a spread of the rest.
+  std::vector<uint16_t> units;
+  for (uint32_t u = 0; u < 0x200; ++u) units.push_back(static_cast<uint16_t>(u));
+  for (uint32_t u = 0x200; u < 0x10000; u += 0xFF) units.push_back(static_cast<uint16_t>(u));
+  for (uint16_t u : {0x2028, 0x7F7F, 0x8000, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFF22, 0xFF5C, 0xFFFF, 0x0122, 0x015C})
+    units.push_back(u);
+  for (size_t lane = 0; lane < K::units16; ++lane) {
+    for (uint16_t u : units) {
+      std::vector<uint16_t> chunk(K::units16 + 16, 'a');
+      chunk[lane] = u;
+      check_narrow_chunk<K>(chunk.data());
+    }
+  }
+}
+
+TYPED_TEST(KernelTest, CopyAndNarrowRandomChunks) {
+  using K = TypeParam;
+  std::mt19937_64 rng(7);
+  const uint16_t alphabet[] = {'a', ' ', '"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 0x100, 0x122, 0x15C, 0xD800, 0xDC00, 0xFFFF, 'z'};
+  for (int round = 0; round < 100000; ++round) {
+    uint16_t units[32];
+    uint8_t bytes[32];
+    for (size_t i = 0; i < 32; ++i) {
+      units[i] = alphabet[rng() % (sizeof(alphabet) / sizeof(alphabet[0]))];
+      bytes[i] = static_cast<uint8_t>(units[i]);
+    }
+    size_t run = rng() % (K::width + 1);
+    for (size_t i = 0; i < run; ++i) {
+      units[i] = 'a';
+      bytes[i] = 'a';
+    }
+    check_copy_chunk<K>(bytes);
+    check_narrow_chunk<K>(units);
   }
 }

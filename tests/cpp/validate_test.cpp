@@ -77,6 +77,9 @@ TYPED_TEST(ValidateTest, RejectsWithCodeAndOffset) {
       {"\"\xf4\x90\x80\x80\""sv, error_code::invalid_utf8, 1},
       {"[\"a\xff\"]"sv, error_code::invalid_utf8, 3},
       {"\xc3\xa9"sv, error_code::unexpected_character, 0},
+      {"[1,\xff]"sv, error_code::invalid_utf8, 3},
+      {"\xff\xfe1\x00"sv, error_code::invalid_utf8, 0},
+      {"{\xed\xa0\x80}"sv, error_code::invalid_utf8, 1},
       {"[1]\x00"sv, error_code::trailing_content, 3},
   };
   for (const auto& c : cases) {

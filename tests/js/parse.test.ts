@@ -1,0 +1,1395 @@
+// parse(text, reviver?): a drop-in for JSON.parse. Every property is checked against the
+// engine's own JSON.parse (Node's V8 in the node project, Chromium's V8 in the browser
+// project), in both kernel flavors, from strings and from UTF-8 bytes.
+import { describe, expect, it } from 'vitest';
+import { JsonSyntaxError, parse as exportedParse, type Codec } from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+import {
+  jsonDiff,
+  keyOrders,
+  mutate,
+  randomDecimal,
+  randomDocument,
+  randomChars,
+  randomOptions,
+  Rng,
+  stringLiteral,
+} from './support/random-json.js';
+
+type ParseFn = (text: unknown, reviver?: unknown) => any;
+
+const encoder = new TextEncoder();
+const utf8 = (s: string) => encoder.encode(s);
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+function attempt(fn: () => unknown): Outcome {
+  try {
+    return { ok: true, value: fn() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The standard error class (SyntaxError, TypeError, ...) and message of a thrown value. */
+function errorShape(e: unknown): string {
+  if (!(e instanceof Error)) return `non-error ${String(e)}`;
+  const kind = [SyntaxError, TypeError, RangeError, Error].find((c) => e instanceof c)!.name;
+  return `${kind} (name ${e.name}): ${e.message}`;
+}
+
+/** toStrictEqual compares `constructor` properties as types; skip it for values that have such keys. */
+function hasOwnConstructorKey(value: unknown): boolean {
+  return keyOrders(value).some((keys) => keys.includes('constructor'));
+}
+
+/** Value, type, key order and property attributes equal; '' when they are. */
+function sameAsNative(actual: unknown, expected: unknown): string {
+  const diff = jsonDiff(actual, expected);
+  if (diff) return diff;
+  const a = keyOrders(actual);
+  const e = keyOrders(expected);
+  return JSON.stringify(a) === JSON.stringify(e) ? '' : 'key order differs';
+}
+
+/** Both results equal (toStrictEqual), with the same key order at every level. */
+function expectSameValue(actual: unknown, expected: unknown, label: string): void {
+  if (!hasOwnConstructorKey(expected)) expect(actual, label).toStrictEqual(expected);
+  expect(keyOrders(actual), label).toEqual(keyOrders(expected));
+  expect(jsonDiff(actual, expected), label).toBe('');
+}
+
+/** Compares parse and JSON.parse on one input: same value, or same error class and message. */
+function compareOutcome(p: ParseFn, input: unknown, ...rest: unknown[]): string {
+  const native = attempt(() => (JSON.parse as ParseFn)(input, ...rest));
+  const ours = attempt(() => p(input, ...rest));
+  if (native.ok !== ours.ok) {
+    return `${describeInput(input)}: native ${native.ok ? 'returned' : errorShape(native.error)}, ours ${
+      ours.ok ? 'returned ' + String(JSON.stringify(ours.value)).slice(0, 60) : errorShape(ours.error)
+    }`;
+  }
+  if (!native.ok) {
+    const a = errorShape((ours as { error: unknown }).error);
+    const e = errorShape(native.error);
+    return a === e ? '' : `${describeInput(input)}: expected ${e}, got ${a}`;
+  }
+  const d = sameAsNative((ours as { value: unknown }).value, native.value);
+  return d ? `${describeInput(input)}: ${d}` : '';
+}
+
+function describeInput(input: unknown): string {
+  if (typeof input === 'string') return JSON.stringify(input).slice(0, 120);
+  if (typeof input === 'symbol') return input.toString();
+  return `${Object.prototype.toString.call(input)} ${String(input).slice(0, 40)}`;
+}
+
+// Inputs valid JSON.parse accepts, for the substitution tables.
+const VALID_TABLE = [
+  '0', '-0', '1', '-1.5e-3', '1E+2', '123456789012345678901234567890', '1e999', 'true', 'false', 'null', '""',
+  '"a\\u00e9\\n\\"\\\\\\/\\b\\f\\r\\t"', '[]', '{}', ' [ 1 , 2 ] ', '\t\r\n 7 \n', '{"a":{"b":[null,{}]}}',
+  '{"b":1,"2":2,"a":3,"1":4}', '{"a":1,"a":2}', '"é€😀"', '"\\ud800"', '{"__proto__":{"x":1}}',
+  '[' + '"x",'.repeat(300) + '1]',
+];
+const INVALID_TABLE = ['', 'x', '[1,]', '{"a" 1}', '"abc', '01', '\ufeff1', 'NaN', 'undefined', '{"a":1}}'];
+
+// ---------------------------------------------------------------------------------
+// 1. Drop-in shape (the package's top-level export)
+// ---------------------------------------------------------------------------------
+describe('parse: drop-in for JSON.parse (top-level export)', () => {
+  it('looks like JSON.parse: name, length, no prototype, not a constructor, same results when substituted', () => {
+    const parse = exportedParse as ParseFn;
+    expect(typeof parse).toBe('function');
+    expect(parse.name).toBe('parse');
+    expect(parse.length).toBe(2);
+    expect(parse.length).toBe(JSON.parse.length);
+    expect(Object.hasOwn(parse, 'prototype')).toBe(false);
+    expect(Object.hasOwn(JSON.parse, 'prototype')).toBe(false);
+    expect(Object.getOwnPropertyNames(parse).sort()).toEqual(Object.getOwnPropertyNames(JSON.parse).sort());
+    expect(Object.getPrototypeOf(parse)).toBe(Function.prototype);
+    // Not a constructor, exactly like JSON.parse.
+    expect(() => new (JSON.parse as any)('1')).toThrow(TypeError);
+    expect(() => new (parse as any)('1')).toThrow(TypeError);
+    expect(() => Reflect.construct(parse as any, ['1'])).toThrow(TypeError);
+
+    // An object used where JSON is expected, with parse swapped in.
+    const swapped = { parse, stringify: JSON.stringify };
+    const failures: string[] = [];
+    const bump = (k: string, v: unknown) => (typeof v === 'number' ? v + 1 : v);
+    for (const text of [...VALID_TABLE, ...INVALID_TABLE]) {
+      failures.push(compareOutcome((t, r) => swapped.parse(t, r), text));
+      failures.push(compareOutcome((t, r) => swapped.parse(t, r), text, bump));
+      failures.push(compareOutcome((t, r) => parse.call(undefined, t, r), text));
+      failures.push(compareOutcome((t, r) => Reflect.apply(parse, null, [t, r]), text));
+      failures.push(compareOutcome(parse.bind(null), text));
+    }
+    expect(failures.filter(Boolean)).toEqual([]);
+
+    // Passed as a callback: map() hands over the index as a non-function "reviver".
+    expect(VALID_TABLE.map(parse)).toStrictEqual(VALID_TABLE.map(JSON.parse as ParseFn));
+    expect(() => ['[1]', '[1,'].map(parse)).toThrow(SyntaxError);
+    // A roundtrip through stringify.
+    const doc = { a: [1, 'two', { three: 3 }], b: null, c: -0.5 };
+    expect(swapped.parse(swapped.stringify(doc))).toStrictEqual(JSON.parse(JSON.stringify(doc)));
+  });
+});
+
+for (const flavor of FLAVORS) {
+  describe(`parse (${flavor})`, async () => {
+    const codec: Codec = await codecFor(flavor);
+    const parse: ParseFn = (text, reviver) => codec.parse(text, reviver as never);
+
+    /** parse(string) and parse(UTF-8 bytes) against JSON.parse(string). */
+    function expectLikeNative(text: string, label = JSON.stringify(text).slice(0, 100)): void {
+      const expected = JSON.parse(text);
+      expectSameValue(parse(text), expected, label);
+      if (text.isWellFormed()) expectSameValue(parse(utf8(text)), expected, label + ' (bytes)');
+    }
+
+    it('runs the requested flavor', () => {
+      expect(codec.flavor).toBe(flavor);
+    });
+
+    it('drop-in: the codec parse gives the same results as JSON.parse on the substitution table', () => {
+      const failures: string[] = [];
+      for (const text of [...VALID_TABLE, ...INVALID_TABLE]) {
+        failures.push(compareOutcome(parse, text));
+        failures.push(compareOutcome(parse, text, (k: string, v: unknown) => (typeof v === 'string' ? v + '!' : v)));
+      }
+      expect(failures.filter(Boolean)).toEqual([]);
+    });
+
+    // -------------------------------------------------------------------------------
+    // 2. Values and key order
+    // -------------------------------------------------------------------------------
+    it('values and key order are identical, integer-like keys first, last duplicate wins in the first position', () => {
+      const texts = [
+        '{"b":1,"2":2,"a":3,"1":4}',
+        '{"z":0,"10":1,"9":2,"01":3,"-1":4,"1.5":5,"4294967294":6,"4294967295":7,"4294967296":8,"0":9,"":10}',
+        '{"a":1,"b":2,"a":3}',
+        '{"a":1,"b":2,"a":{"x":1},"b":[2],"c":3,"a":null}',
+        '{"1":"x","b":2,"1":"y"}',
+        '[{"k":1,"k":2},{"k":3}]',
+        '{"x":{"q":1,"p":2},"y":[{"p":3,"q":4,"p":5}]}',
+        '{"":1,"":2}',
+        '{"\\u0061":1,"a":2}',
+        '{"a":1,"\\u0061":2,"b":3}',
+        '[[],{},[[]],[{}],{"a":[]},{"a":{}}]',
+        '{"é":1,"e\\u0301":2,"😀":3,"\\ud83d\\ude00":4}',
+      ];
+      for (const text of texts) expectLikeNative(text);
+      // The explicit facts, not just equality with native:
+      expect(Object.keys(parse('{"b":1,"2":2,"a":3,"1":4}'))).toEqual(['1', '2', 'b', 'a']);
+      expect(Object.entries(parse('{"a":1,"b":2,"a":3}'))).toEqual([['a', 3], ['b', 2]]);
+      expect(Object.entries(parse(utf8('{"a":1,"b":2,"a":3}')))).toEqual([['a', 3], ['b', 2]]);
+    });
+
+    it('repeated object shapes (cached constructors): same values, key order and own data properties', () => {
+      const shapes = [
+        (i: number) => `{"a":${i},"b":"${i}","c":[${i}]}`,
+        (i: number) => `{"b":${i},"2":${i},"a":${i},"1":${i}}`,
+        (i: number) => `{"a":${i},"b":2,"a":"last${i}"}`,
+        (i: number) => `{"__proto__":{"p":${i}},"x":${i}}`,
+        (i: number) => `{"x":${i},"__proto__":[${i}],"toString":${i},"constructor":"c${i}","hasOwnProperty":null}`,
+        (i: number) => `{"\\u005f_proto__":${i},"valueOf":${i}}`,
+        (i: number) => `{"":${i},"\\"":${i},"\\\\":${i},"\\n":${i},"\\u2028":${i},"é😀":${i}}`,
+        (i: number) => `{"${'k'.repeat(130)}":${i},"short":${i}}`,
+        (i: number) => `[{"p":${i},"q":${i}},{"q":${i},"p":${i}},{"p":${i}},{"p":${i},"q":${i},"r":${i}}]`,
+        (i: number) => `{}`,
+      ];
+      for (let round = 0; round < 6; round++) {
+        for (const shape of shapes) {
+          const text = shape(round);
+          expectLikeNative(text, `round ${round}: ${text}`);
+          const o = parse(text);
+          if (!Array.isArray(o)) {
+            expect(Object.getPrototypeOf(o), text).toBe(Object.prototype);
+            for (const k of Object.keys(o)) {
+              const d = Object.getOwnPropertyDescriptor(o, k)!;
+              expect([d.writable, d.enumerable, d.configurable], `${text} ${k}`).toEqual([true, true, true]);
+            }
+          }
+        }
+      }
+      // Objects made by one constructor are independent.
+      const [a, b] = [parse('{"m":1,"n":[1]}'), parse('{"m":1,"n":[1]}')];
+      const c = parse('{"m":1,"n":[1]}');
+      a.m = 5;
+      a.n.push(2);
+      expect(b).toStrictEqual({ m: 1, n: [1] });
+      expect(c).toStrictEqual({ m: 1, n: [1] });
+      expect(b.n).not.toBe(c.n);
+    });
+
+    it('all-number arrays (packed): values, -0, holes never, and independent arrays', () => {
+      const texts = [
+        '[1,2,3]', '[-0,0,-0.0,0.0]', '[1.5,-2.5e-3,1e400,-1e400,5e-324]', '[134217727,134217728,-134217729]',
+        '[' + Array.from({ length: 5000 }, (_, i) => (i % 7 ? i * 1.25 : -i)).join(',') + ']',
+        '[[1,2],[3,4.5],[],[-0]]', '{"a":[1,2],"b":[3,"x"],"c":[true,1]}', '[1,2,"3"]', '["1",2,3]', '[1,null,3]',
+      ];
+      for (let round = 0; round < 3; round++) for (const text of texts) expectLikeNative(text);
+      const x = parse('[1,2,3]');
+      const y = parse('[1,2,3]');
+      x[0] = 9;
+      expect(y).toEqual([1, 2, 3]);
+      expect(Object.is(parse('[1,-0]')[1], -0)).toBe(true);
+      expectSameWalk('[1.0,2,-0,1e2]');
+      expectSameWalk('{"n":[1,2,3],"m":[[4.50]]}', (_h, _k, v) => (typeof v === 'number' ? v + 1 : v));
+    });
+
+    it('-0 stays -0, from every spelling and both input kinds', () => {
+      for (const text of ['-0', '-0.0', '-0e0', '-0E+5', '-0.000e-3', '[-0]', '{"a":-0}', '[0,-0,0.0,-0.0]']) {
+        const expected = JSON.parse(text);
+        for (const got of [parse(text), parse(utf8(text))]) {
+          expect(jsonDiff(got, expected), text).toBe('');
+        }
+      }
+      expect(Object.is(parse('-0'), -0)).toBe(true);
+      expect(Object.is(parse('0'), 0)).toBe(true);
+      expect(Object.is(parse('[-0]')[0], -0)).toBe(true);
+      expect(Object.is(parse(utf8('{"a":-0.0}')).a, -0)).toBe(true);
+    });
+
+    it('lone surrogates written as \\u escapes survive, in values and keys', () => {
+      const texts = [
+        '"\\ud800"', '"\\udc00"', '"\\udc00\\ud800"', '"\\ud83d\\ude00"', '"\\uD83D\\uDE00"', '"a\\ud800b"',
+        '"\\ud800\\ud800"', '"\\udbff\\udfff"', '"\\ud800x\\udc00"', '["\\ud800","\\udfff"]',
+        '{"\\ud800":1}', '{"\\ud800":1,"\\udc00":2,"\\ud800\\udc00":3}', '{"\\ud800":1,"\\ud800":2}',
+        '{"k\\udfff":"v\\ud800"}',
+        // Halves next to real astral characters, and halves split over two strings (a
+        // pair only if the strings were concatenated).
+        '["\\ud83d😀","😀\\ude00"]', '["\\ud83d","\\ude00"]', '{"\\ud83d":"\\ude00"}', '["\\udbff\\udfff\\udbff"]',
+        '["\\u00e9","\\ud800","\\u00e8\\n"]', '["a\\n","\\ud83d"]', '["\\ude00","\\n"]',
+      ];
+      for (const text of texts) expectLikeNative(text);
+      expect(parse('"\\ud800"')).toBe('\ud800');
+      expect(parse('"\\udc00\\ud800"')).toBe('\udc00\ud800');
+      expect(Object.keys(parse('{"\\ud800":1}'))).toEqual(['\ud800']);
+      // Twice: the second time the key comes from the key cache.
+      expect(Object.keys(parse(utf8('{"\\ud800":1}')))).toEqual(['\ud800']);
+    });
+
+    it('raw lone surrogates in string input survive as they are (values, keys, mixed with escapes)', () => {
+      const texts = [
+        '"\ud800"', '"\udc00"', '"\udc00\ud800"', '"a\ud800b"', '"\\n\ud800"', '"\ud800\\n"', '"\\u0041\udfff\\t"',
+        '"\ud800\\udc00"', '["\ud800",1,"\udc00"]', '{"\ud800":1}', '{"\ud800":1,"\ufffd":2}',
+        '{"\ufffd":1,"\ud800":2,"\udc00":3,"\ufffd":4}', '{"\\n\ud800":1,"\ufffd":2,"\ud800":3}',
+        '{"\ud800":1,"\ud800":2}', '{"\ud800x":"\udfff","x":["\ud83d"]}', '[{"a\ud800":{"\\u00e9\udc00":"\\"\ud800\\""}}]',
+      ];
+      for (const text of texts) {
+        expect(text.isWellFormed(), text).toBe(false);
+        expectLikeNative(text);
+      }
+      // And the key cache is not confused by them: well-formed documents before and after.
+      for (const text of ['{"\ufffd":1}', '{"\ud800":1,"\ufffd":2}', '{"\ufffd":3,"\ud800":4}', '{"\ufffd":5}']) {
+        expectLikeNative(text);
+        expectLikeNative(text);
+      }
+      const o = parse('{"\ud800":1,"\ufffd":2}');
+      expect(Object.keys(o)).toEqual(['\ud800', '\ufffd']);
+      expect(o['\ud800']).toBe(1);
+      expect(o['\ufffd']).toBe(2);
+      expect(parse('"\\n\ud800"')).toBe('\n\ud800');
+    });
+
+    it('long strings and keys, escaped and not, across chunk boundaries', () => {
+      const rng = new Rng(99);
+      for (const n of [2047, 2048, 2049, 4097, 10_000, 100_000]) {
+        const chars = randomChars(rng, n).map((c) => (c.length === 1 && c >= '\ud800' && c <= '\udfff' ? 'x' : c));
+        const plain = chars.filter((c) => c >= ' ' && c !== '"' && c !== '\\' && c !== '\u007f').join('');
+        expectLikeNative(`"${plain}"`, `plain ${n}`);
+        const escaped = stringLiteral(chars, rng, 0.2);
+        expectLikeNative(escaped, `escaped ${n}`);
+        expectLikeNative(`{${escaped}:${escaped},"k":[${escaped}]}`, `escaped key ${n}`);
+      }
+      // A surrogate pair escaped exactly across the 2048-unit boundary.
+      expectLikeNative(`"${'a'.repeat(2047)}\\ud83d\\ude00${'b'.repeat(10)}\\n"`);
+    });
+
+    it('numbers round exactly like JSON.parse: edge cases', () => {
+      const cases = [
+        '5e-324', '2.4703282292062327e-324', '2.4703282292062328e-324', '4.9406564584124654e-324', '1e-324',
+        '1.7976931348623157e308', '1.7976931348623158e308', '1.7976931348623159e308', '1.797693134862315807937e308',
+        '-1.7976931348623159e308', '9007199254740993', '9007199254740992', '9007199254740995', '-9007199254740993',
+        '9007199254740993.0000000000000001', '1e23', '8.98846567431158e307', '0.1', '0.2', '0.30000000000000004',
+        '123456789012345678901234567890', '-0.0', '1E+2', '1e-999', '1e999', '-1e999', '2.2250738585072011e-308',
+        '2.2250738585072012e-308', '2.2250738585072014e-308', '4.940656458412465441765687928682213723651e-324',
+        '134217727', '134217728', '-134217728', '-134217729', '268435455', '268435456', '2147483647', '2147483648',
+        '-2147483648', '-2147483649', '4294967295', '4294967296', '1.0', '100e-2', '0.5e1', '10e-1', '-0e5',
+        '1' + '0'.repeat(308), '1' + '0'.repeat(309), '0.' + '0'.repeat(323) + '5', '0.' + '0'.repeat(400) + '1',
+        '1' + '0'.repeat(400) + 'e-400', '0.' + '0'.repeat(400) + '1e401', '1'.repeat(800) + 'e-700',
+        '9'.repeat(1000), '3.' + '1415926535'.repeat(100), '7.' + '0'.repeat(700) + '1',
+        '0.1e-2147483648', '1e2147483647', '1e2147483648', '1e4294967296', '1e4294967297', '1e-4294967296',
+        '1e-4294967297', '1e18446744073709551616', '1e-18446744073709551617', '0e99999999999999999999',
+        '1e00000000000000000000000000000001', '1e-00000000000000000000000000000001', '0.0000001e4294967303',
+        '123e-2147483650', '1' + '0'.repeat(30) + 'e-4294967296', '-1e-400', '-5e-324',
+      ];
+      const failures: string[] = [];
+      for (const text of cases) {
+        const expected = JSON.parse(text);
+        for (const [kind, got] of [['string', parse(text)], ['bytes', parse(utf8(text))]] as const) {
+          if (!Object.is(got, expected)) failures.push(`${kind} ${text.slice(0, 60)}: got ${got}, expected ${expected}`);
+        }
+      }
+      const array = '[' + cases.join(',') + ']';
+      const got = parse(array);
+      const expected = JSON.parse(array);
+      expect(jsonDiff(got, expected)).toBe('');
+      expect(failures).toEqual([]);
+      expect(parse('1.7976931348623159e308')).toBe(Infinity);
+      expect(parse('9007199254740993')).toBe(9007199254740992);
+      expect(parse('5e-324')).toBe(Number.MIN_VALUE);
+      expect(parse('1e23')).toBe(1e23);
+    });
+
+    it('numbers round exactly like JSON.parse: 6000 seeded random decimals (1-25 digits, exponents -330..310)', () => {
+      const rng = new Rng(0x5eed);
+      const texts: string[] = [];
+      for (let i = 0; i < 6000; i++) texts.push(randomDecimal(rng, 25, -330, 310));
+      const failures: string[] = [];
+      for (const text of texts) {
+        const expected = JSON.parse(text);
+        const got = parse(text);
+        if (!Object.is(got, expected)) failures.push(`${text}: got ${got}, expected ${expected}`);
+      }
+      // Inside arrays and objects too, from bytes.
+      for (let i = 0; i < texts.length; i += 500) {
+        const slice = texts.slice(i, i + 500);
+        const arr = '[' + slice.join(',') + ']';
+        const d1 = jsonDiff(parse(utf8(arr)), JSON.parse(arr));
+        if (d1) failures.push(`array ${i}: ${d1}`);
+        const obj = '{' + slice.map((t, j) => `"n${j}":${t}`).join(',') + '}';
+        const d2 = jsonDiff(parse(obj), JSON.parse(obj));
+        if (d2) failures.push(`object ${i}: ${d2}`);
+      }
+      expect(failures.slice(0, 20)).toEqual([]);
+    });
+
+    it('huge and tiny exponents and huge mantissas', () => {
+      const rng = new Rng(4242);
+      const failures: string[] = [];
+      for (let i = 0; i < 1500; i++) {
+        const mant = String(rng.range(1, 9)) + '0'.repeat(rng.int(3)) + (rng.chance(0.5) ? '.' + rng.range(0, 999999) : '');
+        const lead = rng.chance(0.3) ? '0.' + '0'.repeat(rng.int(400)) : '';
+        const trail = rng.chance(0.3) ? '0'.repeat(rng.int(400)) : '';
+        const exp = rng.pick([
+          rng.range(-400, 400), rng.range(-20000, 20000), rng.range(-(2 ** 31) - 5, -(2 ** 31) + 5),
+          rng.range(2 ** 31 - 5, 2 ** 31 + 5), rng.range(2 ** 32 - 5, 2 ** 32 + 5),
+        ]);
+        const body = lead ? lead + mant.replace('.', '') : mant + (mant.includes('.') ? trail : '');
+        const text = (rng.chance(0.3) ? '-' : '') + body + 'e' + (exp >= 0 && rng.chance(0.5) ? '+' : '') + exp;
+        const expected = JSON.parse(text);
+        const got = parse(text);
+        if (!Object.is(got, expected)) failures.push(`${text.slice(0, 40)}…${text.slice(-20)}: got ${got}, expected ${expected}`);
+      }
+      expect(failures.slice(0, 20)).toEqual([]);
+    });
+
+    // -------------------------------------------------------------------------------
+    // 3. __proto__ and Object.prototype names
+    // -------------------------------------------------------------------------------
+    it('"__proto__" is an own data property and never sets the prototype (nested, repeated, bytes)', () => {
+      const check = (o: any, expectedValue: unknown, label: string) => {
+        expect(Object.getPrototypeOf(o), label).toBe(Object.prototype);
+        expect(Object.getOwnPropertyDescriptor(o, '__proto__'), label).toStrictEqual({
+          value: expectedValue,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+        expect(Object.keys(o), label).toContain('__proto__');
+      };
+      for (let round = 0; round < 3; round++) {
+        for (const input of ['{"__proto__": {"x":1}}', utf8('{"__proto__": {"x":1}}')]) {
+          const o = parse(input);
+          check(o, { x: 1 }, `round ${round}`);
+          expect((o as any).x).toBeUndefined();
+          expect(o).toStrictEqual(JSON.parse('{"__proto__": {"x":1}}'));
+        }
+        const nested = parse('[{"a":{"__proto__":[1,2]}},{"__proto__":null},{"__proto__":"s","__proto__":5}]');
+        check(nested[0].a, [1, 2], 'nested');
+        expect(Array.isArray(Object.getPrototypeOf(nested[0].a))).toBe(false);
+        check(nested[1], null, 'null');
+        check(nested[2], 5, 'duplicate');
+        expect(Object.keys(nested[2])).toEqual(['__proto__']);
+        const escaped = parse('{"\\u005f_proto__":{"y":2},"b":1}');
+        check(escaped, { y: 2 }, 'escaped key');
+        expect(Object.keys(escaped)).toEqual(['__proto__', 'b']);
+        expectLikeNative('{"a":1,"__proto__":{"b":2},"c":{"__proto__":{"__proto__":3}}}');
+      }
+      // Object.prototype was not touched by any of it.
+      expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain('x');
+      expect(({} as any).x).toBeUndefined();
+    });
+
+    it('Object.prototype names as keys are own data properties with the parsed values', () => {
+      const names = [
+        'toString', 'constructor', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable',
+        'toLocaleString', '__defineGetter__', '__lookupSetter__',
+      ];
+      for (let round = 0; round < 2; round++) {
+        const text = '{' + names.map((n, i) => `"${n}":${i % 2 ? '"s' + i + '"' : '[' + i + ']'}`).join(',') + '}';
+        for (const input of [text, utf8(text)]) {
+          const o = parse(input);
+          expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
+          expect(Object.keys(o)).toEqual(names);
+          names.forEach((n, i) => {
+            expect(Object.getOwnPropertyDescriptor(o, n), n).toStrictEqual({
+              value: i % 2 ? 's' + i : [i],
+              writable: true,
+              enumerable: true,
+              configurable: true,
+            });
+          });
+          expect(o).toStrictEqual(JSON.parse(text));
+        }
+        expectLikeNative('[{"toString":1},{"constructor":{"prototype":2}},{"valueOf":null,"toString":"x"}]');
+      }
+    });
+
+    // -------------------------------------------------------------------------------
+    // 4. Input types, BOM, coercion
+    // -------------------------------------------------------------------------------
+    it('accepts strings and every byte container (Uint8Array, subarray, ArrayBuffer, DataView, Uint8ClampedArray)', () => {
+      const text = '{"a":[1,"é😀",{"b":null}],"c":-1.5e3}';
+      const expected = JSON.parse(text);
+      const bytes = utf8(text);
+      const padded = utf8('xx' + text + 'yyy');
+      const inputs: [string, unknown][] = [
+        ['string', text],
+        ['Uint8Array', bytes],
+        ['subarray with offset', padded.subarray(2, padded.length - 3)],
+        ['ArrayBuffer', bytes.slice().buffer],
+        ['DataView with offset', new DataView(padded.buffer, padded.byteOffset + 2, bytes.length)],
+        ['Uint8ClampedArray', new Uint8ClampedArray(bytes)],
+        ['Uint8ClampedArray with offset', new Uint8ClampedArray(padded.buffer, padded.byteOffset + 2, bytes.length)],
+      ];
+      if (typeof SharedArrayBuffer !== 'undefined') {
+        const shared = new SharedArrayBuffer(bytes.length);
+        new Uint8Array(shared).set(bytes);
+        inputs.push(['SharedArrayBuffer', shared], ['Uint8Array over SharedArrayBuffer', new Uint8Array(shared)]);
+      }
+      for (const [name, input] of inputs) {
+        expectSameValue(parse(input), expected, name);
+        // Bytes decoded string by string (what inputs of 256 MiB and more use): the same.
+        if (typeof input !== 'string') expectSameValue(codec.parse(input, { stringDecoding: 'each' }), expected, `${name}, each`);
+      }
+      const escapedText = '{"k\\u00e9":["a\\nb","é😀",{"\\ud800":"\\u0041"}],"z":"' + 'x'.repeat(3000) + '"}';
+      expectSameValue(codec.parse(utf8(escapedText), { stringDecoding: 'each' }), JSON.parse(escapedText), 'each, escaped');
+      const sources: unknown[] = [];
+      codec.parse(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('["é",1.50,{"k":"\\n"}]')]), {
+        stringDecoding: 'each',
+        reviver: (_k: string, v: unknown, c: { source?: string }) => (sources.push(c.source), v),
+      });
+      expect(sources).toEqual(['"é"', '1.50', '"\\n"', undefined, undefined]);
+      // The input is not modified.
+      expect(new TextDecoder().decode(padded)).toBe('xx' + text + 'yyy');
+      expect(() => parse(new Uint8Array(0))).toThrow(SyntaxError);
+      expect(() => parse(padded.subarray(2, 2))).toThrow('Unexpected end of JSON input');
+    });
+
+    it('BOM: bytes skip one UTF-8 BOM (like TextDecoder + JSON.parse); strings reject U+FEFF like JSON.parse', () => {
+      const bom = [0xef, 0xbb, 0xbf];
+      const cases = ['1', '{"a":"b"}', '["x",{"key":"v"},1.5]', ' [1]', '\ufeff1', '"\ufeff"'];
+      for (const text of cases) {
+        const bytes = new Uint8Array([...bom, ...utf8(text)]);
+        const decoded = new TextDecoder().decode(bytes);
+        const native = attempt(() => JSON.parse(decoded));
+        const ours = attempt(() => parse(bytes));
+        expect(ours.ok, text).toBe(native.ok);
+        if (native.ok && ours.ok) expectSameValue(ours.value, native.value, text);
+        else expect((ours as { error: unknown }).error, text).toBeInstanceOf(SyntaxError);
+        // In a subarray with an offset, and as a DataView.
+        const padded = new Uint8Array([0x20, ...bytes, 0x20]);
+        expect(attempt(() => parse(padded.subarray(1, padded.length - 1))).ok, text).toBe(native.ok);
+      }
+      // Two BOMs: only one is skipped.
+      expect(() => parse(new Uint8Array([...bom, ...bom, 0x31]))).toThrow(SyntaxError);
+      // A BOM in the middle is not skipped.
+      expect(() => parse(new Uint8Array([0x20, ...bom, 0x31]))).toThrow(SyntaxError);
+      // Strings: exactly JSON.parse's error.
+      for (const text of ['\ufeff1', '\ufeff{}', ' \ufeff1']) {
+        let message = '';
+        try {
+          JSON.parse(text);
+        } catch (e) {
+          message = (e as Error).message;
+        }
+        expect(message).not.toBe('');
+        expect(() => parse(text)).toThrow(SyntaxError);
+        expect(() => parse(text)).toThrow(message);
+      }
+      // Source text through a BOM (reviver context and unescaped strings).
+      const withBom = new Uint8Array([...bom, ...utf8('["abc",{"k":"é"},1.50,"\\n"]')]);
+      const sources: unknown[] = [];
+      parse(withBom, (k: string, v: unknown, c: { source?: string }) => (sources.push(c.source), v));
+      expect(sources).toEqual(['"abc"', '"é"', undefined, '1.50', '"\\n"', undefined]);
+      expect(parse(withBom)).toStrictEqual(['abc', { k: 'é' }, 1.5, '\n']);
+    });
+
+    it('coerces non-string, non-byte input with ToString exactly like JSON.parse', () => {
+      const thrower = new Error('toString says no');
+      const inputs: unknown[] = [
+        1, 1.5, -0, 0, 1e21, NaN, Infinity, null, true, false, 10n, [1], [[2]], ['"s"'], [], [1, 2], {},
+        { toString: () => '[3]' }, { toString: () => '{"a":1}', valueOf: () => '2' },
+        { [Symbol.toPrimitive]: (hint: string) => (hint === 'string' ? '"hinted"' : '0') },
+        new String('[4]'), new Number(5), new Boolean(true), new Date(0), /x/, () => 1,
+        new Uint16Array([1]), new Uint16Array([1, 2]), new Int8Array([49]), new Float64Array([1.5]), new Uint32Array(0),
+        undefined, 'undefined', { toString: () => 'undefined' },
+      ];
+      const failures = inputs.map((input) => compareOutcome(parse, input)).filter(Boolean);
+      expect(failures).toEqual([]);
+      expect(parse(-0)).toBe(0);
+      expect(Object.is(parse(-0), 0)).toBe(true); // String(-0) is "0"
+      expect(parse([1])).toBe(1);
+      expect(parse(null)).toBe(null);
+      expect(parse(new Uint16Array([7]))).toBe(7);
+      expect(() => parse(undefined)).toThrow(SyntaxError);
+      expect(() => (codec.parse as any)()).toThrow(SyntaxError);
+      expect(() => parse(Symbol('s'))).toThrow(TypeError);
+      expect(() => JSON.parse(Symbol('s') as never)).toThrow(TypeError);
+      let caught: unknown;
+      try {
+        parse({ toString: () => { throw thrower; } });
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBe(thrower);
+      // ToString happens once, before anything else.
+      let calls = 0;
+      expect(parse({ toString: () => (calls++, '[1]') })).toEqual([1]);
+      expect(calls).toBe(1);
+    });
+
+    // -------------------------------------------------------------------------------
+    // 5. Errors
+    // -------------------------------------------------------------------------------
+    it('errors are SyntaxErrors with exactly JSON.parse\'s message (every kind)', () => {
+      const table: [string, string][] = [
+        ['', 'UNEXPECTED_END'], ['   ', 'UNEXPECTED_END'], ['[', 'UNEXPECTED_END'], ['[1,', 'UNEXPECTED_END'],
+        ['{"a":', 'UNEXPECTED_END'], ['"\\', 'UNEXPECTED_END'],
+        ['x', 'UNEXPECTED_CHARACTER'], [']', 'UNEXPECTED_CHARACTER'], ['[1,]', 'UNEXPECTED_CHARACTER'],
+        ['[1,,2]', 'UNEXPECTED_CHARACTER'], ['tru', 'UNEXPECTED_END'], ['True', 'UNEXPECTED_CHARACTER'],
+        ['.5', 'UNEXPECTED_CHARACTER'], ['+1', 'UNEXPECTED_CHARACTER'], ["'a'", 'UNEXPECTED_CHARACTER'],
+        ['NaN', 'UNEXPECTED_CHARACTER'], ['undefined', 'UNEXPECTED_CHARACTER'], ['Infinity', 'UNEXPECTED_CHARACTER'],
+        ['[object Object]', 'UNEXPECTED_CHARACTER'], ['\u00a0 1', 'UNEXPECTED_CHARACTER'], ['[\ud800]', 'UNEXPECTED_CHARACTER'],
+        ['{"a":1,\n"b":[1,2,3,4,5,6,7,8,9,10,11,12,x]}', 'UNEXPECTED_CHARACTER'],
+        ['[1,2,3,4, x,6,7,8,9,10,11,12]', 'UNEXPECTED_CHARACTER'], ['[1,2,3,4,x,6,7,8,9,10,11,12]', 'UNEXPECTED_CHARACTER'],
+        ['x123456789012345678901234567890', 'UNEXPECTED_CHARACTER'], ['x1234567890123456789', 'UNEXPECTED_CHARACTER'],
+        ['x12345678901234567890', 'UNEXPECTED_CHARACTER'], ['[1,2,3,4,5,6,7,8,9,x]', 'UNEXPECTED_CHARACTER'], ['"\\😀"', 'BAD_ESCAPE'],
+        ['"\\中"', 'BAD_ESCAPE'],
+        ['{1:2}', 'EXPECTED_PROPERTY_NAME_OR_BRACE'], ["{'a':1}", 'EXPECTED_PROPERTY_NAME_OR_BRACE'], ['{', 'EXPECTED_PROPERTY_NAME_OR_BRACE'],
+        ['{"a":1,}', 'EXPECTED_PROPERTY_NAME'], ['{"a":1, x}', 'EXPECTED_PROPERTY_NAME'],
+        ['{"a" 1}', 'EXPECTED_COLON'], ['{"a"', 'EXPECTED_COLON'],
+        ['{"a":1 "b":2}', 'EXPECTED_COMMA_OR_BRACE'], ['{"a":1]', 'EXPECTED_COMMA_OR_BRACE'],
+        ['[1 2]', 'EXPECTED_COMMA_OR_BRACKET'], ['[1}', 'EXPECTED_COMMA_OR_BRACKET'], ['[1', 'EXPECTED_COMMA_OR_BRACKET'],
+        ['"abc', 'UNTERMINATED_STRING'], ['["a', 'UNTERMINATED_STRING'],
+        ['"a\u0001b"', 'BAD_CONTROL_CHARACTER'], ['"\n"', 'BAD_CONTROL_CHARACTER'], ['"\t"', 'BAD_CONTROL_CHARACTER'],
+        ['"\\x"', 'BAD_ESCAPE'], ['"\\U0041"', 'BAD_ESCAPE'], ['"\\\u007f"', 'BAD_ESCAPE'],
+        ['"\\é"', 'BAD_ESCAPE'], ['"\\\u00a0"', 'BAD_ESCAPE'], ['["\\ÿ", 1]', 'BAD_ESCAPE'],
+        ['"\\u12g4"', 'BAD_UNICODE_ESCAPE'], ['"\\u00"', 'BAD_UNICODE_ESCAPE'], ['"\\u12', 'BAD_UNICODE_ESCAPE'],
+        ['-', 'NO_NUMBER_AFTER_MINUS'], ['-x', 'NO_NUMBER_AFTER_MINUS'], ['-Infinity', 'NO_NUMBER_AFTER_MINUS'], ['[-]', 'NO_NUMBER_AFTER_MINUS'],
+        ['1e', 'EXPONENT_MISSING_NUMBER'], ['1e+', 'EXPONENT_MISSING_NUMBER'], ['1E-x', 'EXPONENT_MISSING_NUMBER'],
+        ['1.', 'UNTERMINATED_FRACTION'], ['1.e3', 'UNTERMINATED_FRACTION'], ['[0.]', 'UNTERMINATED_FRACTION'],
+        ['1 2', 'TRAILING_CONTENT'], ['[] []', 'TRAILING_CONTENT'], ['{}x', 'TRAILING_CONTENT'], ['nulll', 'TRAILING_CONTENT'],
+        ['[1]\u0000', 'TRAILING_CONTENT'], ['["\ud800", x]', 'UNEXPECTED_CHARACTER'], ['["\ud800\ud800\udc00\udc00", 1 2]', 'EXPECTED_COMMA_OR_BRACKET'],
+        ['{"\udc00":1 "b":2}', 'EXPECTED_COMMA_OR_BRACE'], ['"\ud800\ufffd\udc00" 1', 'TRAILING_CONTENT'], ['"\ud83d\ude00" x', 'TRAILING_CONTENT'], ['123456789012345678901234567890x', 'TRAILING_CONTENT'],
+        ['01', 'LEADING_ZERO'], ['-01', 'LEADING_ZERO'], ['[00]', 'LEADING_ZERO'],
+        ['tru9e', 'UNEXPECTED_CHARACTER'], ['tru"', 'UNEXPECTED_CHARACTER'], ['n-', 'UNEXPECTED_CHARACTER'],
+        ['[t"x"]', 'UNEXPECTED_CHARACTER'],
+        ['[1,\r2 3]', 'EXPECTED_COMMA_OR_BRACKET'], ['{"a"\r:\r1\r,\r"b" 2}', 'EXPECTED_COLON'], ['[1,\n\r2 3]', 'EXPECTED_COMMA_OR_BRACKET'],
+      ];
+      const failures: string[] = [];
+      for (const [text, code] of table) {
+        let nativeError: unknown;
+        try {
+          JSON.parse(text);
+        } catch (e) {
+          nativeError = e;
+        }
+        expect(nativeError, `JSON.parse must reject ${JSON.stringify(text)}`).toBeInstanceOf(SyntaxError);
+        let ours: unknown;
+        try {
+          parse(text);
+        } catch (e) {
+          ours = e;
+        }
+        if (!(ours instanceof SyntaxError) || !(ours instanceof JsonSyntaxError)) {
+          failures.push(`${JSON.stringify(text)}: not a JsonSyntaxError: ${String(ours)}`);
+          continue;
+        }
+        if (ours.message !== (nativeError as Error).message) {
+          failures.push(`${JSON.stringify(text)}: message ${JSON.stringify(ours.message)}, JSON.parse: ${JSON.stringify((nativeError as Error).message)}`);
+        }
+        if (ours.code !== code) failures.push(`${JSON.stringify(text)}: code ${ours.code}, expected ${code}`);
+        if (ours.name !== 'SyntaxError') failures.push(`${JSON.stringify(text)}: name ${ours.name}`);
+        // Bytes: also a SyntaxError of the same kind at the same place (ASCII: same offsets).
+        if (text.isWellFormed()) {
+          let fromBytes: unknown;
+          try {
+            parse(utf8(text));
+          } catch (e) {
+            fromBytes = e;
+          }
+          if (!(fromBytes instanceof JsonSyntaxError)) failures.push(`${JSON.stringify(text)} (bytes): ${String(fromBytes)}`);
+          else if (/^[\x00-\x7f]*$/.test(text) && (fromBytes.code !== ours.code || fromBytes.offset !== ours.offset)) {
+            failures.push(`${JSON.stringify(text)} (bytes): ${fromBytes.code}@${fromBytes.offset} vs ${ours.code}@${ours.offset}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      // The codec keeps working after errors.
+      expect(parse('[1]')).toEqual([1]);
+    });
+
+    it('offset, line and column: UTF-16 index for strings, byte offset for bytes, after non-ASCII and astral text', () => {
+      const docs = [
+        '{\n  "naïve": "😀 smile",\n  "日本語": [1, 2, 3],\n  "𝄞": {"x" 1}\n}',
+        '[\n "é😀",\n "\\u00e9",\n  1,\n  2 3]',
+        '{"ключ": "значение",\n "b": [1, 2,, 3]}',
+        '{\n"😀😀😀": "\u0001"}',
+        '[\n  "ü",\n  "𝄞𝄞",\n  -x]',
+        '\n\n\n  "😀" "x"',
+        '{"é":\n  [1,\n   2,\n   {"ü": @}]}',
+      ];
+      const failures: string[] = [];
+      for (const text of docs) {
+        let native = '';
+        try {
+          JSON.parse(text);
+        } catch (e) {
+          native = (e as Error).message;
+        }
+        let err: JsonSyntaxError | undefined;
+        try {
+          parse(text);
+        } catch (e) {
+          err = e as JsonSyntaxError;
+        }
+        expect(err, text).toBeInstanceOf(JsonSyntaxError);
+        expect(err!.message, text).toBe(native);
+        // Where V8 prints a position, it must be ours; otherwise find the token.
+        const m = /at position (\d+) \(line (\d+) column (\d+)\)/.exec(native);
+        let offset: number;
+        if (m) {
+          offset = Number(m[1]);
+          if (err!.line !== Number(m[2]) || err!.column !== Number(m[3])) {
+            failures.push(`${JSON.stringify(text)}: line/column ${err!.line}/${err!.column}, V8 ${m[2]}/${m[3]}`);
+          }
+        } else {
+          const token = /Unexpected token '(.)'/u.exec(native)![1];
+          offset = text.lastIndexOf(token);
+        }
+        if (err!.offset !== offset) failures.push(`${JSON.stringify(text)}: offset ${err!.offset}, expected ${offset}`);
+        const before = text.slice(0, offset);
+        const line = before.split('\n').length;
+        const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+        expect([err!.line, err!.column], text).toEqual([line, column]);
+        // Bytes: the same place as a byte offset.
+        let berr: JsonSyntaxError | undefined;
+        try {
+          parse(utf8(text));
+        } catch (e) {
+          berr = e as JsonSyntaxError;
+        }
+        expect(berr, text).toBeInstanceOf(JsonSyntaxError);
+        const byteOffset = utf8(before).length;
+        const lineStartBytes = utf8(before.slice(0, before.lastIndexOf('\n') + 1)).length;
+        expect(berr!.code, text).toBe(err!.code);
+        expect([berr!.offset, berr!.line, berr!.column], text).toEqual([byteOffset, line, byteOffset - lineStartBytes + 1]);
+      }
+      expect(failures).toEqual([]);
+      // An explicit one: the error is after an astral character (2 UTF-16 units, 4 bytes).
+      const text = '["😀",\n "é", x]';
+      const e = attempt(() => parse(text));
+      expect(e.ok).toBe(false);
+      const se = (e as { error: JsonSyntaxError }).error;
+      expect([se.offset, se.line, se.column]).toEqual([text.indexOf('x'), 2, 7]);
+      const b = (attempt(() => parse(utf8(text))) as { error: JsonSyntaxError }).error;
+      expect([b.offset, b.line, b.column]).toEqual([utf8(text).indexOf(0x78), 2, 8]);
+    });
+
+    it('line and column count CR, CRLF and LF line breaks like JSON.parse', () => {
+      const docs = ['[1,\r2 3]', '[1,\r\n2 3]', '[1,\n\r2 3]', '[1,\r\r2 3]', '{"a":\r\n\r1\r\n,\r"😀" 2}', '\r\n\r\n[1 2]'];
+      const failures: string[] = [];
+      for (const text of docs) {
+        const native = (attempt(() => JSON.parse(text)) as { error: Error }).error.message;
+        const m = /\(line (\d+) column (\d+)\)/.exec(native)!;
+        const ours = (attempt(() => parse(text)) as { error: JsonSyntaxError }).error;
+        if (ours.line !== Number(m[1]) || ours.column !== Number(m[2]) || ours.message !== native) {
+          failures.push(`${JSON.stringify(text)}: ours line ${ours.line} column ${ours.column}, JSON.parse line ${m[1]} column ${m[2]}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('invalid UTF-8 in bytes is a SyntaxError with code INVALID_UTF8 and the byte offset, never U+FFFD', () => {
+      const q = 0x22;
+      const cases: [number[], number][] = [
+        [[q, 0x80, q], 1], // lone continuation byte
+        [[q, 0xc3, q], 1], // truncated 2-byte sequence
+        [[q, 0xc0, 0xaf, q], 1], // overlong '/'
+        [[q, 0xc1, 0xbf, q], 1], // overlong
+        [[q, 0xe0, 0x80, 0xaf, q], 1], // overlong 3-byte
+        [[q, 0x61, 0xed, 0xa0, 0x80, q], 2], // encoded surrogate U+D800
+        [[q, 0xed, 0xbf, 0xbf, q], 1], // encoded surrogate U+DFFF
+        [[q, 0xf0, 0x80, 0x80, 0xaf, q], 1], // overlong 4-byte
+        [[q, 0xf4, 0x90, 0x80, 0x80, q], 1], // above U+10FFFF
+        [[q, 0xf5, 0x80, 0x80, 0x80, q], 1],
+        [[q, 0xff, q], 1],
+        [[q, 0xe2, 0x82], 1], // truncated at the end of input
+        [[q, 0xe2, 0x82, q], 1], // truncated before the quote
+        [[0x5b, q, 0xc3, 0xa9, 0xff, q, 0x5d], 4], // after a valid 2-byte character
+        [[0x7b, q, 0xc3, q, 0x3a, 0x31, 0x7d], 2], // in a key
+        [[0x5b, q, 0xf0, 0x9f, 0x98, 0x80, q, 0x2c, q, 0xf0, 0x9f, 0x98, q, 0x5d], 9], // after an astral character
+        [[0xef, 0xbb, 0xbf, q, 0xff, q], 4], // after a BOM
+        [[q, 0x5c, 0x6e, 0xc3, 0x28, q], 3], // after an escape
+        [[0x5b, 0x31, 0x2c, q, 0x61, q, 0x2c, q, 0x80, 0x80, q, 0x5d], 8],
+      ];
+      const failures: string[] = [];
+      for (const [raw, offset] of cases) {
+        const bytes = new Uint8Array(raw);
+        let err: unknown;
+        try {
+          const v = parse(bytes);
+          failures.push(`${raw.map((b) => b.toString(16))}: accepted as ${JSON.stringify(v)}`);
+          continue;
+        } catch (e) {
+          err = e;
+        }
+        if (!(err instanceof SyntaxError) || !(err instanceof JsonSyntaxError)) {
+          failures.push(`${raw}: ${String(err)}`);
+          continue;
+        }
+        if (err.code !== 'INVALID_UTF8' || err.offset !== offset) {
+          failures.push(`${raw.map((b) => b.toString(16))}: ${err.code}@${err.offset}, expected INVALID_UTF8@${offset}`);
+        }
+        if (err.message !== `Invalid UTF-8 in JSON at byte ${offset} (line 1 column ${offset + 1})`) {
+          failures.push(`${raw.map((b) => b.toString(16))}: message ${err.message}`);
+        }
+      }
+      expect(failures).toEqual([]);
+      // What TextDecoder would have turned into U+FFFD is refused instead.
+      const bytes = new Uint8Array([q, 0x61, 0xff, 0x62, q]);
+      expect(JSON.parse(new TextDecoder().decode(bytes))).toBe('a\ufffdb');
+      expect(() => parse(bytes)).toThrow(SyntaxError);
+      // A multi-line case: line and column in bytes.
+      const multi = new Uint8Array([...utf8('[\n "é",\n "'), 0xc3, 0x41, q, 0x5d]);
+      const err = (attempt(() => parse(multi)) as { error: JsonSyntaxError }).error;
+      expect([err.code, err.offset, err.line, err.column]).toEqual(['INVALID_UTF8', 11, 3, 3]);
+    });
+
+    it('invalid UTF-8 outside strings (stray bytes, UTF-16 text) is INVALID_UTF8 too, as docs/BOUNDARY.md says', () => {
+      const cases: [number[], number][] = [
+        [[0x5b, 0x31, 0x2c, 0xff, 0x5d], 3], // stray byte where a value is expected
+        [[0xff, 0xfe, 0x31, 0x00], 0], // UTF-16LE text with its BOM
+        [[0xfe, 0xff, 0x00, 0x31], 0], // UTF-16BE text with its BOM
+        [[0x80], 0],
+        [[0x5b, 0x31, 0x5d, 0x20, 0xc0], 4], // after the value
+        [[0x7b, 0xed, 0xa0, 0x80, 0x7d], 1], // where a key is expected
+      ];
+      const failures: string[] = [];
+      for (const [raw, offset] of cases) {
+        const r = attempt(() => parse(new Uint8Array(raw)));
+        const err = (r as { error: unknown }).error;
+        if (r.ok || !(err instanceof JsonSyntaxError)) {
+          failures.push(`${raw.map((b) => b.toString(16))}: ${r.ok ? 'accepted' : String(err)}`);
+        } else if (err.code !== 'INVALID_UTF8' || err.offset !== offset || err.message.includes('\ufffd')) {
+          failures.push(`${raw.map((b) => b.toString(16))}: ${err.code}@${err.offset} "${err.message}", expected INVALID_UTF8@${offset}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    // -------------------------------------------------------------------------------
+    // 6. Reviver
+    // -------------------------------------------------------------------------------
+
+    /**
+     * Runs a parse with a logging reviver. Objects get ids in order of first sight, so
+     * two logs match only if holders and values are related in the same way.
+     */
+    function reviverLog(
+      p: ParseFn,
+      text: unknown,
+      behave?: (holder: any, key: string, value: unknown, context: any) => unknown,
+      asOptions = false,
+    ) {
+      const ids = new Map<object, number>();
+      const id = (o: unknown) => {
+        if (typeof o !== 'object' || o === null) return -1;
+        let n = ids.get(o);
+        if (n === undefined) ids.set(o, (n = ids.size));
+        return n;
+      };
+      const log: unknown[] = [];
+      const reviver = function (this: any, key: string, value: unknown, context: any) {
+        log.push({
+          argc: arguments.length,
+          holder: id(this),
+          holderIsArray: Array.isArray(this),
+          holderProto: Object.getPrototypeOf(this) === (Array.isArray(this) ? Array.prototype : Object.prototype),
+          holderKeys: Object.keys(this),
+          key,
+          keyType: typeof key,
+          value: structuredClone(value),
+          valueId: id(value),
+          thisHoldsValue: Object.is(this[key], value),
+          context,
+          contextProto: Object.getPrototypeOf(context) === Object.prototype,
+          contextProps: Object.getOwnPropertyDescriptors(context),
+        });
+        return behave ? behave(this, key, value, context) : value;
+      };
+      const r = attempt(() => p(text, asOptions ? { reviver } : reviver));
+      return {
+        log,
+        ok: r.ok,
+        result: r.ok ? structuredClone(r.value) : errorShape((r as { error: unknown }).error),
+        keys: r.ok ? keyOrders(r.value) : [],
+        resultId: r.ok ? id(r.value) : -2,
+      };
+    }
+
+    function expectSameWalk(
+      text: string,
+      behave?: (holder: any, key: string, value: unknown, context: any) => unknown,
+      label = text,
+    ) {
+      const native = reviverLog(JSON.parse as ParseFn, text, behave);
+      const ours = reviverLog(parse, text, behave);
+      expect(jsonDiff(ours.log, native.log), label).toBe('');
+      expect(jsonDiff(ours.result, native.result), label).toBe('');
+      // (toStrictEqual treats own "constructor" keys as types: only where there are none.)
+      if (!hasOwnConstructorKey(native.log)) {
+        expect(ours.log, label).toStrictEqual(native.log);
+        expect(ours.result, label).toStrictEqual(native.result);
+      }
+      expect(ours.keys, label).toStrictEqual(native.keys);
+      expect(ours.resultId, label).toBe(native.resultId);
+      if (text.isWellFormed()) {
+        const fromBytes = reviverLog(parse, utf8(text), behave);
+        expect(jsonDiff(fromBytes.log, native.log), label + ' (bytes)').toBe('');
+        expect(jsonDiff(fromBytes.result, native.result), label + ' (bytes)').toBe('');
+      }
+      return native;
+    }
+
+    const NESTED =
+      '{"a":[1,-0,1.0,"s\\n\\u0041",true,false,null,{"b":{}},[]],"c":{"d":1e2,"e":"😀","f":[{"g":[[-1.5E-3]]}]},' +
+      '"":0,"1":12345678901234567890,"__proto__":{"h":"\\ud800"},"a":"dup"}';
+
+    it('reviver: called bottom-up with holder, key, value and context exactly as JSON.parse calls it', () => {
+      const native = expectSameWalk(NESTED);
+      // Sanity: the native log really has source text (Node 26 / Chromium implement it).
+      expect(native.log.some((e: any) => e.context.source === '1e2')).toBe(true);
+      for (const text of [
+        '[]', '{}', '[[[]]]', '{"a":{"b":{"c":{}}}}', '[1,[2,[3,[4]]],5]', '{"b":1,"2":2,"a":3,"1":4}',
+        '{"x":1,"x":{"y":2},"x":[3]}', '["\ud800",{"\ud800":"\\n\udc00"}]', '[{"é":"😀","\\u00e9":"\\ud83d\\ude00"}]',
+        ' \n[ 1 ,\t"two" ,\r\n{ "three" : 3.0 } ] ',
+      ]) {
+        expectSameWalk(text);
+      }
+    });
+
+    it('reviver: returning undefined deletes the property (objects and array holes)', () => {
+      const drop = (k: string, v: unknown) => (k === 'b' || k === '1' || k === 'e' || v === null ? undefined : v);
+      const native = expectSameWalk(NESTED, (_h, k, v) => drop(k, v));
+      expect(native.ok).toBe(true);
+      const doc = '{"a":[1,2,null,{"b":1,"c":2}],"1":2,"e":3,"f":4}';
+      expectSameWalk(doc, (_h, k, v) => drop(k, v));
+      const ours = parse(doc, drop);
+      expect(ours).toStrictEqual(JSON.parse(doc, drop));
+      expect(ours).toStrictEqual({ a: [1, , , { c: 2 }], f: 4 }); // eslint-disable-line no-sparse-arrays
+      expect(1 in ours.a).toBe(false); // a hole, not undefined
+      expect(2 in ours.a).toBe(false);
+      expect(ours.a.length).toBe(4);
+      expect(Object.hasOwn(ours, '1')).toBe(false);
+      // Deleting the root value.
+      expect(parse('[1,2]', () => undefined)).toBeUndefined();
+      expectSameWalk('{"a":1}', () => undefined);
+    });
+
+    it('reviver: replacing values (primitives with objects and back)', () => {
+      expectSameWalk(NESTED, (_h, k, v) => {
+        if (typeof v === 'number') return v * 2;
+        if (typeof v === 'string') return { wrapped: v };
+        if (Array.isArray(v)) return v.length;
+        return v;
+      });
+      expectSameWalk(NESTED, (_h, _k, v, c) => (c.source !== undefined ? c.source : v));
+      expectSameWalk('{"date":"2024-01-02","n":[1,2]}', (_h, k, v) => (k === 'date' ? { iso: v } : v));
+      expectSameWalk('[1,2,3]', (_h, k, v) => (k === '' ? 'root replaced' : v));
+    });
+
+    it('reviver: forward modification of later siblings — context.source only while the value is unchanged', () => {
+      const text = '{"a":1,"b":1.0,"c":2,"d":[1,2],"e":"s","f":-0,"g":{"x":1,"y":2},"h":[1,{"c":true}],"i":0,"j":7}';
+      const mods: [string, (h: any) => void][] = [
+        ['changed primitive', (h) => { h.c = 3; }],
+        ['same value, other spelling', (h) => { h.b = 1; }],
+        ['restored', (h) => { h.j = 99; h.j = 7; }],
+        ['-0 to 0', (h) => { h.f = 0; }],
+        ['0 to -0', (h) => { h.i = -0; }],
+        ['equal string', (h) => { h.e = 's'.repeat(1); }],
+        ['array mutated', (h) => { h.d.push(9); h.d[0] = 5; }],
+        ['array replaced', (h) => { h.d = [1, 2]; }],
+        ['array replaced and restored', (h) => { const o = h.d; h.d = [1, 2]; h.d = o; }],
+        ['nested child changed, key added', (h) => { h.g.x = 5; h.g.z = 3; }],
+        ['nested key deleted and re-added', (h) => { delete h.g.x; h.g.x = 1; }],
+        ['element replaced by an equal object', (h) => { h.h[1] = { c: true }; }],
+        ['sibling deleted', (h) => { delete h.c; }],
+        ['sibling replaced by an earlier-walked value', (h) => { h.j = h.d; }],
+        ['new key added to the holder', (h) => { h.zz = 1; }],
+        ['sibling replaced by a primitive from elsewhere', (h) => { h.e = 1; }],
+      ];
+      for (const [label, mod] of mods) {
+        expectSameWalk(text, (h, k, v) => {
+          if (k === 'a') mod(h);
+          return v;
+        }, label);
+      }
+      // The explicit fact: a changed later value has no source, an unchanged one keeps it.
+      const seen: Record<string, unknown> = {};
+      parse('{"a":1,"b":2,"c":3}', function (this: any, k: string, v: unknown, c: { source?: string }) {
+        if (k === 'a') this.b = 20;
+        seen[k] = c.source;
+        return v;
+      });
+      expect(seen).toEqual({ a: '1', b: undefined, c: '3', '': undefined });
+    });
+
+    it('reviver: modifying the array or object being walked (push, delete, length, reverse, splice)', () => {
+      const arrays: [string, (h: any) => void][] = [
+        ['push', (h) => { h.push(5); }],
+        ['delete later element', (h) => { delete h[2]; }],
+        ['shrink length', (h) => { h.length = 1; }],
+        ['set later element', (h) => { h[3] = 'x'; }],
+        ['reverse', (h) => { h.reverse(); }],
+        ['unshift', (h) => { h.unshift(0); }],
+        ['splice', (h) => { h.splice(1, 2, { new: 1 }, [2]); }],
+        ['grow with holes', (h) => { h.length = 10; }],
+      ];
+      for (const [label, mod] of arrays) {
+        expectSameWalk('[1,2,{"k":3},2,[5]]', (h, k, v) => {
+          if (k === '0' && Array.isArray(h)) mod(h);
+          return v;
+        }, label);
+      }
+      expectSameWalk('{"a":1,"b":2,"c":3}', (h, k, v) => {
+        if (k === 'a') {
+          delete h.b;
+          h.d = 4;
+        }
+        return v;
+      });
+      // Deleting the current key inside its own call, then returning a value: it is re-added.
+      expectSameWalk('{"a":1,"b":2}', (h, k, v) => {
+        if (k === 'a') delete h.a;
+        return v;
+      });
+      // A reviver that freezes its holder: stores fail silently, as in JSON.parse.
+      expectSameWalk('{"a":{"x":1,"y":2},"b":[1,2]}', (h, k, v) => {
+        if (k === 'x' || k === '0') Object.freeze(h);
+        return typeof v === 'number' ? v + 100 : v;
+      });
+    });
+
+    it('reviver: top-level primitives, with exact source text', () => {
+      for (const text of ['1.50', '-0', '"s\\u0041"', 'true', 'false', 'null', ' 12345678901234567890 ', '1E+2']) {
+        const native = expectSameWalk(text);
+        expect(native.log).toHaveLength(1);
+      }
+      const calls: unknown[] = [];
+      parse(' 1.50 ', function (this: any, k: string, v: unknown, c: unknown) {
+        calls.push([k, v, c, Object.keys(this), Object.getPrototypeOf(this) === Object.prototype]);
+        return v;
+      });
+      expect(calls).toStrictEqual([['', 1.5, { source: '1.50' }, [''], true]]);
+    });
+
+    it('reviver: a non-function second argument is ignored; the options form { reviver } works', () => {
+      const text = '{"a":[1,"x"],"b":{"c":null}}';
+      const plain = JSON.parse(text);
+      for (const arg of [undefined, null, 5, 'str', true, {}, [], { reviver: 5 }, { reviver: null }, { reviver: 'f' }, Symbol('s')]) {
+        expectSameValue(parse(text, arg), plain, String(typeof arg === 'symbol' ? 'symbol' : JSON.stringify(arg)));
+        expect(JSON.parse(text, arg as never)).toStrictEqual(plain);
+      }
+      // The options form behaves exactly like passing the function.
+      const native = reviverLog(JSON.parse as ParseFn, NESTED, (_h, k, v) => (typeof v === 'number' ? -v : v));
+      const ours = reviverLog(parse, NESTED, (_h, k, v) => (typeof v === 'number' ? -v : v), true);
+      expect(ours.log).toStrictEqual(native.log);
+      expect(ours.result).toStrictEqual(native.result);
+      // Top-level export too.
+      expect((exportedParse as ParseFn)('[1,2]', { reviver: (_k: string, v: unknown) => (typeof v === 'number' ? v * 10 : v) })).toEqual([10, 20]);
+      // A callable that throws when called (a class): the error propagates, like JSON.parse.
+      class NotCallable {}
+      expect(() => JSON.parse('1', NotCallable as never)).toThrow(TypeError);
+      expect(() => parse('1', NotCallable)).toThrow(TypeError);
+    });
+
+    it('reviver: context.source keeps the exact text of numbers, strings (quotes and escapes) and literals', () => {
+      const text =
+        '[1.0, -0, 1e2, 12345678901234567890, 1E+2, -0.0e-0, 0.1e1, 100e-2, 1e400, 5e-324, 134217728,' +
+        ' "a\\"b\\u00e9", "😀", "\\ud800", "", "\\/", "é", true, false, null, {"k": 1.10, "s": "\\n"}, [-1.5e-3]]';
+      const nativeSources: unknown[] = [];
+      (JSON.parse as ParseFn)(text, (k: string, v: unknown, c: { source?: string }) => (nativeSources.push([k, c.source]), v));
+      const ours: unknown[] = [];
+      const result = parse(text, (k: string, v: unknown, c: { source?: string }) => (ours.push([k, c.source]), c.source ?? v));
+      expect(ours).toStrictEqual(nativeSources);
+      expect(result.slice(0, 6)).toEqual(['1.0', '-0', '1e2', '12345678901234567890', '1E+2', '-0.0e-0']);
+      expect(result[11]).toBe('"a\\"b\\u00e9"');
+      expect(result[13]).toBe('"\\ud800"');
+      expect(result.slice(17, 20)).toEqual(['true', 'false', 'null']);
+      expect(result[20]).toEqual({ k: '1.10', s: '"\\n"' });
+      // From bytes with non-ASCII text before: still the right slices.
+      const bytes = utf8('{"é😀":"ü","n":[1.50,"x\\ty"]}');
+      const fromBytes: unknown[] = [];
+      parse(bytes, (k: string, v: unknown, c: { source?: string }) => (fromBytes.push([k, c.source]), v));
+      expect(fromBytes).toStrictEqual([['é😀', '"ü"'], ['0', '1.50'], ['1', '"x\\ty"'], ['n', undefined], ['', undefined]]);
+    });
+
+    it('reviver: errors thrown by the reviver propagate, and parse keeps working', () => {
+      const boom = new Error('boom');
+      let thrown: unknown;
+      try {
+        parse('{"a":[1,2],"b":3}', (k: string, v: unknown) => {
+          if (k === '1') throw boom;
+          return v;
+        });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBe(boom);
+      // The reviver is not called for invalid input.
+      let called = false;
+      expect(() => parse('{{{{}}}}', () => { called = true; })).toThrow(SyntaxError);
+      expect(called).toBe(false);
+      expectSameWalk(NESTED);
+    });
+
+    // -------------------------------------------------------------------------------
+    // 7. Reentrancy
+    // -------------------------------------------------------------------------------
+    it('reentrancy: a reviver that calls parse() and validate() (small and multi-MB documents) mid-walk', () => {
+      const bigDoc = (n: number, tag: string) =>
+        '[' + `{"k${tag}":"vvvvvvvvvvvvvvvv\\n","n":12345.678,"a":[true,null,-1]},`.repeat(n) + `"${tag}"]`;
+      const big5 = bigDoc(85_000, 'p'); // ~5 MB
+      const big8 = bigDoc(140_000, 'q'); // ~8 MB, grows memory again
+      expect(big5.length).toBeGreaterThan(5_000_000);
+      const big5Bytes = utf8(big5);
+      // The big results are compared through their (deterministic) serialization: cheap and exact enough.
+      const expected5 = JSON.stringify(JSON.parse(big5));
+      const expected8 = JSON.stringify(JSON.parse(big8));
+      const sameBig = (v: unknown, expected: string) => (JSON.stringify(v) === expected ? '' : 'big document differs');
+      const small = '{"s":[1,2,{"t":"u\\u00e9"}],"__proto__":{"p":1}}';
+      const outer =
+        '{"a":[1,2.5,"x",{"k":"v","n":null}],"b":{"c":[true,false],"d":"😀"},"e":[[1],[2,[3]]],"k":"last"}';
+
+      const makeBehave = (p: ParseFn, v: (t: unknown) => boolean, nested: unknown[]) => {
+        let bigDone = false;
+        return (_h: any, key: string, value: unknown) => {
+          if (key === 'k' && value === 'v') {
+            nested.push(p(small));
+            nested.push(p(utf8(small)));
+            nested.push(v(small), v('[1,'), v(utf8(small)));
+          }
+          if (key === '0' && value === 1 && !bigDone) {
+            bigDone = true;
+            nested.push(sameBig(p(big5), expected5));
+          }
+          if (key === 'c') {
+            nested.push(sameBig(p(big5Bytes), expected5));
+            nested.push(v(big5), v(big5Bytes), v(big5.slice(0, -1)));
+          }
+          if (key === 'd') {
+            // A nested parse with its own reviver that parses again.
+            nested.push(p(small, (k: string, val: unknown) => (k === 't' ? p('[' + JSON.stringify(val) + ']') : val)));
+            nested.push(attempt(() => p('{"bad": [1,}')).ok);
+          }
+          if (key === 'e') {
+            nested.push(sameBig(p(big8), expected8));
+          }
+          return typeof value === 'number' ? value * 3 : value;
+        };
+      };
+
+      const nativeNested: unknown[] = [];
+      const nativeValidate = (t: unknown) => attempt(() => JSON.parse(typeof t === 'string' ? t : new TextDecoder().decode(t as Uint8Array))).ok;
+      const nativeParse: ParseFn = (t, r) => JSON.parse(typeof t === 'string' ? t : new TextDecoder().decode(t as Uint8Array), r as never);
+      const native = reviverLog(nativeParse, outer, makeBehave(nativeParse, nativeValidate, nativeNested));
+
+      const ourNested: unknown[] = [];
+      const ours = reviverLog(parse, outer, makeBehave(parse, (t) => codec.validate(t as string), ourNested));
+      expect(ours.log).toStrictEqual(native.log);
+      expect(ours.result).toStrictEqual(native.result);
+      expect(ourNested).toStrictEqual(nativeNested);
+      expect(ourNested.filter((x) => x === '')).toHaveLength(3); // the big documents matched
+      // The cache still agrees afterwards, for keys of the outer, the nested and the big docs.
+      expectLikeNative(outer);
+      expectLikeNative(small);
+      expectLikeNative('[{"kp":1,"kq":2,"n":3,"t":4,"s":5,"k":6}]');
+    });
+
+    it('reentrancy: through ToString of the input and a getter on the options object', () => {
+      const input = { toString: () => JSON.stringify(parse('{"inner":[1,2]}')) };
+      expect(parse(input)).toStrictEqual({ inner: [1, 2] });
+      const options = {
+        get reviver() {
+          expect(parse('[{"g":1}]')).toStrictEqual([{ g: 1 }]);
+          return (_k: string, v: unknown) => v;
+        },
+      };
+      expect(parse('{"outer":{"g":2}}', options)).toStrictEqual({ outer: { g: 2 } });
+    });
+
+    // -------------------------------------------------------------------------------
+    // 8. Depth
+    // -------------------------------------------------------------------------------
+    it('depth: 1,000,000 nested arrays and objects parse, without and with a reviver', () => {
+      const n = 1_000_000;
+      const arrays = '['.repeat(n) + ']'.repeat(n);
+      const arrayDepth = (v: any): number => {
+        let d = 0;
+        while (Array.isArray(v)) {
+          d++;
+          if (v.length === 0) break;
+          if (v.length !== 1) return -1;
+          v = v[0];
+        }
+        return d;
+      };
+      expect(arrayDepth(parse(arrays))).toBe(n);
+      expect(arrayDepth(parse(utf8(arrays)))).toBe(n);
+      expect(arrayDepth(JSON.parse(arrays))).toBe(n);
+
+      const objects = '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+      const objectDepth = (v: any): [number, unknown] => {
+        let d = 0;
+        while (typeof v === 'object' && v !== null) {
+          d++;
+          const keys = Object.keys(v);
+          if (keys.length !== 1 || keys[0] !== 'a') return [-1, v];
+          v = v.a;
+        }
+        return [d, v];
+      };
+      expect(objectDepth(parse(objects))).toEqual([n, 1]);
+
+      const mixed = '[{"k":'.repeat(n / 2) + 'null' + '}]'.repeat(n / 2);
+      let v: any = parse(mixed);
+      let d = 0;
+      while (v !== null) {
+        if (d % 2 === 0) v = Array.isArray(v) && v.length === 1 ? v[0] : undefined;
+        else v = v && !Array.isArray(v) ? v.k : undefined;
+        d++;
+        if (v === undefined) break;
+      }
+      expect(d).toBe(n);
+
+      // With a reviver: an iterative walk, no stack overflow (a recursive walk dies near
+      // 10,000 levels; objects at 300,000 keep the run short, arrays at the full depth).
+      const m = 300_000;
+      let calls = 0;
+      let innermost: unknown;
+      const revived = parse('{"a":'.repeat(m) + '1' + '}'.repeat(m), (k: string, value: unknown, c: { source?: string }) => {
+        if (calls++ === 0) innermost = [k, value, c.source];
+        return value;
+      });
+      expect(calls).toBe(m + 1);
+      expect(innermost).toEqual(['a', 1, '1']);
+      expect(objectDepth(revived)).toEqual([m, 1]);
+      calls = 0;
+      const revivedArrays = parse(arrays, (_k: string, value: unknown) => (calls++, value));
+      expect(calls).toBe(n);
+      expect(arrayDepth(revivedArrays)).toBe(n);
+
+      // Unbalanced: the same error as JSON.parse.
+      for (const unbalanced of ['['.repeat(n) + ']'.repeat(n - 1), '{"a":'.repeat(n) + '1' + '}'.repeat(n - 1) + ']']) {
+        expect(compareOutcome(parse, unbalanced)).toBe('');
+      }
+    });
+
+    // -------------------------------------------------------------------------------
+    // 9. Seeded differential generator
+    // -------------------------------------------------------------------------------
+    it('differential: 3000 seeded random documents, from strings and bytes, plus mutations', () => {
+      const rng = new Rng(0xc0ffee ^ (flavor === 'simd128' ? 1 : 2));
+      const failures: string[] = [];
+      const engineAnomalies: string[] = [];
+      let mutationsRejected = 0;
+      let mutationsAccepted = 0;
+      for (let i = 0; i < 3000 && failures.length < 10; i++) {
+        const { text, value: model } = randomDocument(rng, randomOptions(rng));
+        let expected = JSON.parse(text);
+        // The generator knows the value it wrote. Where the engine's JSON.parse disagrees
+        // with it, the engine is wrong (see engineAnomalies) and the model is the oracle.
+        const nativeVsModel = sameAsNative(expected, model);
+        if (nativeVsModel) {
+          engineAnomalies.push(`#${i} JSON.parse(${JSON.stringify(text).slice(0, 120)}…): ${nativeVsModel}`);
+          expected = model;
+        }
+        const fromString = attempt(() => parse(text));
+        if (!fromString.ok) {
+          failures.push(`#${i} ${JSON.stringify(text).slice(0, 200)}: threw ${errorShape((fromString as { error: unknown }).error)}`);
+          continue;
+        }
+        let d = sameAsNative(fromString.value, expected);
+        if (d) failures.push(`#${i} string ${JSON.stringify(text).slice(0, 200)}: ${d}`);
+        const fromBytes = attempt(() => parse(utf8(text)));
+        d = fromBytes.ok ? sameAsNative(fromBytes.value, expected) : errorShape((fromBytes as { error: unknown }).error);
+        if (d) failures.push(`#${i} bytes ${JSON.stringify(text).slice(0, 200)}: ${d}`);
+        if (i % 10 === 0 && !hasOwnConstructorKey(expected)) {
+          // The strict matcher as well, on a sample.
+          expect(fromString.value).toStrictEqual(expected);
+        }
+        for (let m = 0; m < 2; m++) {
+          const mutated = mutate(rng, text);
+          const native = attempt(() => JSON.parse(mutated));
+          const ours = attempt(() => parse(mutated));
+          if (native.ok) mutationsAccepted++;
+          else mutationsRejected++;
+          // Both throw a SyntaxError, or both return the same value (messages: next spec).
+          if (ours.ok !== native.ok) {
+            failures.push(`#${i} mutation ${JSON.stringify(mutated).slice(0, 200)}: ok ${ours.ok} vs JSON.parse ${native.ok}`);
+          } else if (ours.ok && native.ok) {
+            // (No oracle but JSON.parse for mutated text: skipped where JSON.parse already misparsed the original.)
+            const md = nativeVsModel ? '' : sameAsNative(ours.value, native.value);
+            if (md) failures.push(`#${i} mutation ${JSON.stringify(mutated).slice(0, 200)}: ${md}`);
+          } else if (!((ours as { error: unknown }).error instanceof SyntaxError)) {
+            failures.push(`#${i} mutation: ${errorShape((ours as { error: unknown }).error)}`);
+          }
+          if (mutated.isWellFormed() && !mutated.startsWith('\ufeff')) {
+            const b = attempt(() => parse(utf8(mutated)));
+            if (b.ok !== native.ok) failures.push(`#${i} mutation (bytes) ${JSON.stringify(mutated).slice(0, 200)}: ok ${b.ok} vs ${native.ok}`);
+            else if (b.ok && native.ok) {
+              const bd = nativeVsModel ? '' : sameAsNative(b.value, native.value);
+              if (bd) failures.push(`#${i} mutation (bytes): ${bd}`);
+            } else if (!((b as { error: unknown }).error instanceof SyntaxError)) {
+              failures.push(`#${i} mutation (bytes): ${errorShape((b as { error: unknown }).error)}`);
+            }
+          }
+        }
+      }
+      if (engineAnomalies.length) {
+        console.warn(`parse.test.ts (${flavor}): the engine's own JSON.parse got ${engineAnomalies.length} generated document(s) wrong (parse() was checked against the generator's value instead):\n  ${engineAnomalies.join('\n  ')}`);
+      }
+      expect(failures).toEqual([]);
+      // The mutations exercised both outcomes.
+      expect(mutationsRejected).toBeGreaterThan(1000);
+      expect(mutationsAccepted).toBeGreaterThan(100);
+    });
+
+    it('differential: mutated documents fail with exactly JSON.parse\'s message', () => {
+      const rng = new Rng(0xfeed ^ (flavor === 'simd128' ? 1 : 2));
+      // Mismatches grouped by the shape of the two messages (numbers and quoted text elided).
+      const shape = (m: string) =>
+        m.replace(/\d+/g, 'N').replace(/Unexpected token '.*?', .* is not valid JSON/su, "Unexpected token 'X', … is not valid JSON");
+      const groups = new Map<string, { count: number; example: string }>();
+      let compared = 0;
+      for (let i = 0; i < 2000; i++) {
+        const { text } = randomDocument(rng, { ...randomOptions(rng), maxNodes: 40 });
+        for (let m = 0; m < 3; m++) {
+          const mutated = mutate(rng, text);
+          const native = attempt(() => JSON.parse(mutated));
+          if (native.ok) continue;
+          compared++;
+          const ours = attempt(() => parse(mutated));
+          const expected = (native as { error: Error }).error.message;
+          const got = ours.ok ? '(accepted)' : ((ours as { error: Error }).error.message ?? '');
+          if (got === expected) continue;
+          const noLine = (m: string) => m.replace(/ \(line \d+ column \d+\)/, '');
+          const key =
+            noLine(expected) === noLine(got)
+              ? `only line/column differ: ${shape(expected)}`
+              : `JSON.parse: ${shape(expected)}  |  ours: ${shape(got)}`;
+          const g = groups.get(key);
+          if (g) g.count++;
+          else groups.set(key, { count: 1, example: `${JSON.stringify(mutated).slice(0, 160)} -> ${JSON.stringify(got).slice(0, 160)}, JSON.parse: ${JSON.stringify(expected).slice(0, 160)}` });
+        }
+      }
+      expect(compared).toBeGreaterThan(3000);
+      expect([...groups].map(([k, g]) => `${g.count}x ${k}\n      e.g. ${g.example}`)).toEqual([]);
+    });
+
+    it('differential: random documents through a reviver give the same call log as JSON.parse', () => {
+      const rng = new Rng(0xbeef);
+      for (let i = 0; i < 150; i++) {
+        const { text } = randomDocument(rng, { ...randomOptions(rng), maxWidth: 6, maxDepth: 4 });
+        expectSameWalk(text, (_h, k, v) => (k === '0' ? undefined : v), `#${i}`);
+      }
+    });
+
+    // -------------------------------------------------------------------------------
+    // 10. Key cache
+    // -------------------------------------------------------------------------------
+    it('key cache: > 5000 distinct keys (table resets) interleaved with documents reusing old keys', () => {
+      const rng = new Rng(1234);
+      const seen: string[] = ['__proto__', 'toString', 'constructor', 'a', '0', '😀', 'x'.repeat(200)];
+      const literal = (k: string) => JSON.stringify(k).slice(1, -1);
+      // Some characters of the key (whole code points) written as \u escapes.
+      const escapeSome = (k: string) =>
+        [...k]
+          .map((ch) =>
+            rng.chance(0.1)
+              ? Array.from({ length: ch.length }, (_, j) => '\\u' + ch.charCodeAt(j).toString(16).padStart(4, '0')).join('')
+              : literal(ch),
+          )
+          .join('');
+      const objectOf = (keys: string[], escaped: boolean) =>
+        '{' + keys.map((k, i) => `"${escaped ? escapeSome(k) : literal(k)}":${i % 3 ? i : `{"${literal(k)}":[${i}]}`}`).join(',') + '}';
+      const failures: string[] = [];
+      const check = (text: string, label: string) => {
+        for (const input of [text, utf8(text)]) {
+          const r = attempt(() => parse(input));
+          const d = r.ok ? sameAsNative(r.value, JSON.parse(text)) : errorShape((r as { error: unknown }).error);
+          if (d) failures.push(`${label}${typeof input === 'string' ? '' : ' (bytes)'}: ${d}`);
+        }
+      };
+      let distinct = 0;
+      for (let round = 0; round < 60 && failures.length < 10; round++) {
+        const fresh: string[] = [];
+        for (let i = 0; i < 100; i++) {
+          const k = `k${round}_${i}_${rng.int(1e6)}${rng.pick(['', 'é', '😀', '\\', '"', ' '])}`;
+          fresh.push(k);
+        }
+        distinct += fresh.length;
+        seen.push(...fresh);
+        check(objectOf(fresh, false), `round ${round} fresh`);
+        // Old keys, some written with escapes, in a new order, some duplicated.
+        const old = Array.from({ length: 80 }, () => rng.pick(seen));
+        check(objectOf(old, false), `round ${round} old`);
+        check(objectOf(old, true), `round ${round} old escaped`);
+        check(`[${objectOf(old.slice(0, 10), false)},${objectOf(fresh.slice(0, 10), true)}]`, `round ${round} mixed`);
+      }
+      expect(distinct).toBeGreaterThan(5000);
+      expect(failures).toEqual([]);
+    });
+
+    it('key cache: a parse that fails after new keys, then parses using those keys', () => {
+      const failures: string[] = [];
+      const check = (text: string) => {
+        for (const input of [text, utf8(text)]) {
+          const r = attempt(() => parse(input));
+          const d = r.ok ? sameAsNative(r.value, JSON.parse(text)) : errorShape((r as { error: unknown }).error);
+          if (d) failures.push(`${JSON.stringify(text).slice(0, 100)}: ${d}`);
+        }
+      };
+      for (let round = 0; round < 50; round++) {
+        const keys = Array.from({ length: 40 }, (_, i) => `fail${round}_${i}`);
+        const prefix = '{' + keys.map((k, i) => `"${k}":{"${k}x":${i}}`).join(',');
+        // Syntax errors after the new keys: string and bytes, at the end and midway.
+        expect(() => parse(prefix + ',')).toThrow(SyntaxError);
+        expect(() => parse(utf8(prefix + ' x'))).toThrow(SyntaxError);
+        expect(() => parse(new Uint8Array([...utf8(prefix + ',"bad":"'), 0xff, 0x22, 0x7d]))).toThrow(SyntaxError);
+        expect(() => parse(prefix + ',"k":"\ud800" x}')).toThrow(SyntaxError);
+        // Now the keys again, in new documents.
+        check(prefix + '}');
+        check('[' + keys.slice(0, 5).map((k) => `{"${k}":1,"${k}x":2}`).join(',') + ']');
+        check('{"' + keys[round % keys.length] + '":"again"}');
+      }
+      expect(failures).toEqual([]);
+      // Also with a reviver in between.
+      expect(() => parse('{"rv1":1,"rv2":', (_k: string, v: unknown) => v)).toThrow(SyntaxError);
+      expectSameWalk('{"rv1":1,"rv2":{"rv1":2}}');
+    });
+  });
+}
