@@ -22,6 +22,8 @@ class key_table {
   ~key_table() {
     std::free(slots_);
     std::free(arena_);
+    std::free(slot_of_id_);
+    std::free(next_);
   }
 
   // Clears the table when it is (nearly) full; returns true when it did, so JS can drop
@@ -29,8 +31,30 @@ class key_table {
   bool nearly_full() const { return count_ + 256 >= kMaxKeys || arena_used_ + 16 * 1024 >= kArenaBytes; }
   void reset() {
     if (slots_) std::memset(slots_, 0, sizeof(slot) * kSlots);
+    if (next_) std::memset(next_, 0, sizeof(uint32_t) * (kMaxKeys + 1));
     count_ = 0;
     arena_used_ = 0;
+  }
+
+  // As intern(), but first tries the key that followed `prev` (an id + 1, or 0 at the
+  // start of an object) last time: objects of one shape repeat their keys in order, so
+  // most keys are found with one comparison and no hashing.
+  uint32_t intern_after(uint32_t prev, const uint8_t* p, size_t len, bool& fresh) {
+    if (next_ && prev <= kMaxKeys) {
+      uint32_t guess = next_[prev];
+      if (guess != 0) {
+        const slot& s = slots_[slot_of_id_[guess - 1]];
+        if (s.len == len && (len <= 16 ? (s.w0 == load_masked(p, len < 8 ? len : 8) &&
+                                          s.w1 == (len > 8 ? load_masked(p + 8, len - 8) : 0))
+                                       : std::memcmp(arena_ + s.offset, p, len) == 0)) {
+          fresh = false;
+          return guess - 1;
+        }
+      }
+    }
+    uint32_t id = intern(p, len, fresh);
+    if (next_ && prev <= kMaxKeys && id != kNotInterned) next_[prev] = id + 1;
+    return id;
   }
 
   // The id of key bytes p[0..len): `fresh` tells whether it was just added. Returns
@@ -52,6 +76,7 @@ class key_table {
         if (count_ >= kMaxKeys || arena_used_ + len > kArenaBytes) return kNotInterned;
         std::memcpy(arena_ + arena_used_, p, len);
         s = {h, count_ + 1, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(len), w0, w1};
+        slot_of_id_[count_] = i;
         arena_used_ += len;
         return count_++;
       }
@@ -91,11 +116,17 @@ class key_table {
     if (slots_) return true;
     slots_ = static_cast<slot*>(std::calloc(kSlots, sizeof(slot)));
     arena_ = static_cast<uint8_t*>(std::malloc(kArenaBytes));
-    if (slots_ && arena_) return true;
+    slot_of_id_ = static_cast<uint32_t*>(std::malloc(sizeof(uint32_t) * kMaxKeys));
+    next_ = static_cast<uint32_t*>(std::calloc(kMaxKeys + 1, sizeof(uint32_t)));
+    if (slots_ && arena_ && slot_of_id_ && next_) return true;
     std::free(slots_);
     std::free(arena_);
+    std::free(slot_of_id_);
+    std::free(next_);
     slots_ = nullptr;
     arena_ = nullptr;
+    slot_of_id_ = nullptr;
+    next_ = nullptr;
     return false;
   }
 
@@ -120,6 +151,8 @@ class key_table {
 
   slot* slots_ = nullptr;
   uint8_t* arena_ = nullptr;
+  uint32_t* slot_of_id_ = nullptr;  // id -> index in slots_
+  uint32_t* next_ = nullptr;        // [prev id + 1] -> id + 1 of the key that followed it last
   size_t arena_used_ = 0;
   uint32_t count_ = 0;
 };

@@ -1,7 +1,10 @@
-// Interns object shapes: the sequence of key ids of an object, in order. JS turns a
-// shape it sees again into a constructor that makes the whole object with one object
-// literal, instead of one keyed store per property. Like key_table, the table lives
-// across parses and is reset together with it (shapes are made of key ids).
+// Interns object shapes: the sequence of key ids of an object, in order, as a path in a
+// trie that lives across parses. Each key moves an object from its shape so far to the
+// shape with that key added; the node an object ends on is its shape id. Each node
+// remembers the key it was last left by, so objects of a repeating shape walk the trie
+// without hashing. JS turns a shape it sees again into a constructor that makes the whole
+// object with one object literal (js/src/build.ts). Reset together with key_table
+// (shapes are made of key ids).
 #pragma once
 #include <cstdint>
 #include <cstdlib>
@@ -11,68 +14,82 @@ namespace wasmjson {
 
 class shape_table {
  public:
-  static constexpr uint32_t kMaxShapes = 2048;
-  static constexpr size_t kMaxKeysPerShape = 64;
-  static constexpr size_t kArenaIds = 32 * 1024;
-  static constexpr uint32_t kNone = 0;  // shape ids start at 1
+  static constexpr uint32_t kMaxNodes = 16384;
+  static constexpr uint32_t kMaxKeysPerShape = 64;
+  static constexpr uint32_t kRoot = 0;  // the empty object: "no shape" to JS
+  static constexpr uint32_t kNone = UINT32_MAX;
 
   shape_table() = default;
   shape_table(const shape_table&) = delete;
   shape_table& operator=(const shape_table&) = delete;
   ~shape_table() {
-    std::free(slots_);
-    std::free(arena_);
+    std::free(edges_);
+    std::free(nodes_);
   }
 
-  bool nearly_full() const { return count_ + 64 >= kMaxShapes || arena_used_ + 1024 >= kArenaIds; }
+  bool nearly_full() const { return count_ + 1024 >= kMaxNodes; }
   void reset() {
-    if (slots_) std::memset(slots_, 0, sizeof(slot) * kSlots);
-    count_ = 0;
-    arena_used_ = 0;
+    if (edges_) std::memset(edges_, 0, sizeof(edge) * kSlots);
+    if (nodes_) std::memset(nodes_, 0, sizeof(node));
+    count_ = 1;
   }
 
-  static uint32_t mix(uint32_t h, uint32_t key_id) { return (h ^ key_id) * 0x9E3779B1u + 0x7F4A7C15u; }
-  static constexpr uint32_t kSeed = 0x811C9DC5u;
-
-  // The id of the shape made of ids[0..n) with running hash h (from mix()), or kNone.
-  uint32_t intern(uint32_t h, const uint32_t* ids, size_t n) {
-    if (n == 0 || n > kMaxKeysPerShape || !ensure_storage()) return kNone;
+  // The shape reached from `from` by adding key `key_id`; kNone when the table is full,
+  // the shape too long, or memory short.
+  uint32_t next(uint32_t from, uint32_t key_id) {
+    if (!ensure_storage()) return kNone;
+    node& n = nodes_[from];
+    if (n.last_child != 0 && n.last_key == key_id) return n.last_child;
+    if (n.depth >= kMaxKeysPerShape) return kNone;
+    uint32_t h = (from * 0x9E3779B1u) ^ (key_id * 0x85EBCA77u);
+    h ^= h >> 15;
     for (uint32_t i = h & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
-      slot& s = slots_[i];
-      if (s.id == 0) {
-        if (count_ >= kMaxShapes || arena_used_ + n > kArenaIds) return kNone;
-        std::memcpy(arena_ + arena_used_, ids, n * sizeof(uint32_t));
-        s = {h, ++count_, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(n)};
-        arena_used_ += n;
-        return s.id;
+      edge& e = edges_[i];
+      if (e.child == 0) {
+        if (count_ >= kMaxNodes) return kNone;
+        uint32_t child = count_++;
+        e = {from, key_id, child};
+        nodes_[child] = {0, 0, n.depth + 1};
+        remember(from, key_id, child);
+        return child;
       }
-      if (s.hash == h && s.len == n && std::memcmp(arena_ + s.offset, ids, n * sizeof(uint32_t)) == 0) return s.id;
+      if (e.from == from && e.key == key_id) {
+        remember(from, key_id, e.child);
+        return e.child;
+      }
     }
   }
 
  private:
-  static constexpr uint32_t kSlots = kMaxShapes * 2;
-  struct slot {
-    uint32_t hash;
-    uint32_t id;  // 0 = empty
-    uint32_t offset;
-    uint32_t len;
+  static constexpr uint32_t kSlots = kMaxNodes * 2;
+  struct edge {
+    uint32_t from;
+    uint32_t key;
+    uint32_t child;  // 0 = empty slot (the root is never a child)
   };
+  struct node {
+    uint32_t last_key;
+    uint32_t last_child;
+    uint32_t depth;
+  };
+  void remember(uint32_t from, uint32_t key_id, uint32_t child) {
+    nodes_[from].last_key = key_id;
+    nodes_[from].last_child = child;
+  }
   bool ensure_storage() {
-    if (slots_) return true;
-    slots_ = static_cast<slot*>(std::calloc(kSlots, sizeof(slot)));
-    arena_ = static_cast<uint32_t*>(std::malloc(kArenaIds * sizeof(uint32_t)));
-    if (slots_ && arena_) return true;
-    std::free(slots_);
-    std::free(arena_);
-    slots_ = nullptr;
-    arena_ = nullptr;
+    if (edges_) return true;
+    edges_ = static_cast<edge*>(std::calloc(kSlots, sizeof(edge)));
+    nodes_ = static_cast<node*>(std::calloc(kMaxNodes, sizeof(node)));
+    if (edges_ && nodes_) return true;
+    std::free(edges_);
+    std::free(nodes_);
+    edges_ = nullptr;
+    nodes_ = nullptr;
     return false;
   }
-  slot* slots_ = nullptr;
-  uint32_t* arena_ = nullptr;
-  size_t arena_used_ = 0;
-  uint32_t count_ = 0;
+  edge* edges_ = nullptr;
+  node* nodes_ = nullptr;
+  uint32_t count_ = 1;  // node 0 is the root
 };
 
 }  // namespace wasmjson

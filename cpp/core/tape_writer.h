@@ -16,8 +16,8 @@
 namespace wasmjson {
 
 // Per open container.
-//   object: a = where its key ids start in tape_buffers::key_ids, b = running hash of
-//           those ids, flag = every key had an id (else it gets no shape).
+//   object: a = its shape so far (a shape_table node), b = id + 1 of its last key (0:
+//           none yet), flag = it still has a shape (every key had an id, table not full).
 //   array:  a = its first tape word, b = element count, flag = all elements are numbers
 //           so far; c = where its numbers start.
 struct container_frame {
@@ -31,7 +31,6 @@ struct container_frame {
 struct tape_buffers {
   growable<uint32_t> words;
   growable<container_frame> frames;
-  growable<uint32_t> key_ids;
   growable<double> numbers;
   growable<uint16_t> utf16;
   bool saw_replacement = false;    // some string contained U+FFFD
@@ -40,7 +39,6 @@ struct tape_buffers {
     escaped_surrogate = false;
     words.clear();
     frames.clear();
-    key_ids.clear();
     numbers.clear();
     utf16.clear();
   }
@@ -55,18 +53,13 @@ class tape_writer {
   bool begin_object(size_t) {
     note_value(false);
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.key_ids.size()), shape_table::kSeed, 0, false, intern_keys_});
+    out_.frames.push_unchecked({shape_table::kRoot, 0, 0, false, intern_keys_});
     return put(tape::word(tape::kObjectBegin));
   }
   bool end_object() {
     container_frame f = out_.frames.back();
     out_.frames.pop_back();
-    uint32_t shape = shape_table::kNone;
-    if (f.flag) {
-      shape = shapes_.intern(f.b, out_.key_ids.data() + f.a, out_.key_ids.size() - f.a);
-    }
-    out_.key_ids.resize_down(f.a);
-    return put(tape::word(tape::kObjectEnd, shape));
+    return put(tape::word(tape::kObjectEnd, f.flag ? f.a : shape_table::kRoot));
   }
   bool begin_array(size_t) {
     note_value(false);
@@ -84,16 +77,19 @@ class tape_writer {
 
   bool key(const string_span& s) {
     bool fresh = true;
-    uint32_t id = intern_keys_ ? keys_.intern(s.begin, static_cast<size_t>(s.end - s.begin), fresh)
-                               : key_table::kNotInterned;
-    if (id == key_table::kNotInterned) id = tape::kNoId;
     container_frame& f = out_.frames.back();
-    if (id == tape::kNoId) {
+    uint32_t id = intern_keys_ ? keys_.intern_after(f.b, s.begin, static_cast<size_t>(s.end - s.begin), fresh)
+                               : key_table::kNotInterned;
+    if (id == key_table::kNotInterned) {
+      id = tape::kNoId;
       f.flag = false;
-    } else if (f.flag) {
-      if (!out_.key_ids.reserve_more(1)) return false;
-      out_.key_ids.push_unchecked(id);
-      f.b = shape_table::mix(f.b, id);
+    } else {
+      f.b = id + 1;
+      if (f.flag) {
+        uint32_t shape = shapes_.next(f.a, id);
+        if (shape == shape_table::kNone) f.flag = false;
+        else f.a = shape;
+      }
     }
     if (!fresh) return put(tape::word(tape::kKey, id));
     if (!s.has_escape) return put3(tape::word(tape::kKeyNew, id), s.begin16, s.end16);
