@@ -154,6 +154,16 @@ export function buildValue(
   let keyOk = true;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
+
+  // The string of a string-esc or key-new-esc entry at word i: a slice of all escaped
+  // strings decoded at once, else its UTF-16 units, else (source with lone surrogates)
+  // its raw text decoded by the engine.
+  const escapedString = (i: number): string =>
+    escaped !== undefined
+      ? escaped.slice(w32[i + 1], w32[i + 2])
+      : illFormed
+        ? rawString(text, w32[i + 3], w32[i + 4])
+        : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
   let ni = tape.numbersStart;
   let i = tape.start;
   const end = tape.end;
@@ -189,12 +199,7 @@ export function buildValue(
           i += 3;
           break;
         case T_STRING_ESC:
-          v =
-            escaped !== undefined
-              ? escaped.slice(w32[i + 1], w32[i + 2])
-              : illFormed
-                ? rawString(text, w32[i + 3], w32[i + 4])
-                : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
+          v = escapedString(i);
           i += 5;
           break;
         case T_KEY: {
@@ -210,12 +215,7 @@ export function buildValue(
             key = text.slice(w32[i + 1], w32[i + 2]);
             i += 3;
           } else {
-            key =
-              escaped !== undefined
-                ? escaped.slice(w32[i + 1], w32[i + 2])
-                : illFormed
-                  ? rawString(text, w32[i + 3], w32[i + 4])
-                  : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
+            key = escapedString(i);
             i += 5;
           }
           keyOk = isAssignable(key);
