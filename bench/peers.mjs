@@ -1,0 +1,122 @@
+// Other JSON libraries the suite compares with (devDependencies; each is optional: a
+// missing one is listed and skipped). Each peer names the operations it can do, as
+// thunk factories over a suite Doc. Node imports this file directly; for the browser
+// page, bench/browser/server.mjs bundles it with esbuild.
+//
+// Setup choices (so results compare with native JSON's):
+//   json-bigint        default options (big integers become BigNumber: such files differ
+//                      from JSON.parse and are excluded for it)
+//   lossless-json      parse with numbers as plain JS numbers (parseNumber = Number)
+//   secure-json-parse  default options (throws on __proto__ keys)
+//   @jsonjoy.com/json-pack 1.x  JsonDecoder.read(bytes) / JsonEncoder.encode(value)
+//   canonicalize, json-canonicalize  RFC 8785 writers, over JSON.parse(text) (like the
+//                      canonicalize baseline)
+
+async function tryImport(load) {
+  try {
+    return await load();
+  } catch {
+    return null;
+  }
+}
+
+/** Loads what is installed. Returns { peers: [...], missing: [names] }. */
+export async function loadPeers() {
+  const peers = [];
+  const missing = [];
+
+  const bigint = await tryImport(() => import('json-bigint'));
+  if (bigint) {
+    const JSONbig = bigint.default ?? bigint;
+    peers.push({
+      name: 'json-bigint',
+      ops: {
+        'parse-string': (doc) => {
+          const t = doc.text;
+          return () => JSONbig.parse(t);
+        },
+        stringify: (doc) => {
+          const v = doc.value;
+          return () => JSONbig.stringify(v);
+        },
+      },
+    });
+  } else missing.push('json-bigint');
+
+  const lossless = await tryImport(() => import('lossless-json'));
+  if (lossless) {
+    const toNumber = (s) => Number(s);
+    peers.push({
+      name: 'lossless-json',
+      ops: {
+        'parse-string': (doc) => {
+          const t = doc.text;
+          return () => lossless.parse(t, null, toNumber);
+        },
+        stringify: (doc) => {
+          const v = doc.value;
+          return () => lossless.stringify(v);
+        },
+      },
+    });
+  } else missing.push('lossless-json');
+
+  const sjp = await tryImport(() => import('secure-json-parse'));
+  if (sjp) {
+    const parse = (sjp.default ?? sjp).parse;
+    peers.push({
+      name: 'secure-json-parse',
+      ops: {
+        'parse-string': (doc) => {
+          const t = doc.text;
+          return () => parse(t);
+        },
+      },
+    });
+  } else missing.push('secure-json-parse');
+
+  const dec = await tryImport(() => import('@jsonjoy.com/json-pack/lib/json/JsonDecoder.js'));
+  const enc = await tryImport(() => import('@jsonjoy.com/json-pack/lib/json/JsonEncoder.js'));
+  const wr = await tryImport(() => import('@jsonjoy.com/buffers/lib/Writer.js'));
+  if (dec && enc && wr) {
+    const JsonDecoder = dec.JsonDecoder ?? dec.default?.JsonDecoder;
+    const JsonEncoder = enc.JsonEncoder ?? enc.default?.JsonEncoder;
+    const Writer = wr.Writer ?? wr.default?.Writer;
+    const decoder = new JsonDecoder();
+    const jsonEncoder = new JsonEncoder(new Writer());
+    peers.push({
+      name: 'json-pack',
+      ops: {
+        'parse-bytes': (doc) => {
+          const b = doc.bytes;
+          return () => decoder.read(b);
+        },
+        encode: (doc) => {
+          const v = doc.value;
+          return () => jsonEncoder.encode(v);
+        },
+      },
+    });
+  } else missing.push('@jsonjoy.com/json-pack');
+
+  for (const [name, load, pick] of [
+    ['canonicalize', () => import('canonicalize'), (m) => m.default ?? m],
+    ['json-canonicalize', () => import('json-canonicalize'), (m) => m.canonicalize ?? m.default?.canonicalize],
+  ]) {
+    const mod = await tryImport(load);
+    const canon = mod && pick(mod);
+    if (typeof canon === 'function') {
+      peers.push({
+        name,
+        ops: {
+          canonicalize: (doc) => {
+            const t = doc.text;
+            return () => canon(JSON.parse(t));
+          },
+        },
+      });
+    } else missing.push(name);
+  }
+
+  return { peers, missing };
+}

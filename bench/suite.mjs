@@ -1,0 +1,771 @@
+// The benchmark suite, written once for Node and browsers: pure functions over what the
+// host hands in (codecs, a clock, optional heap probe, optional wasm-stage runners, peer
+// libraries). No Node or DOM import here; bench/node.mjs and bench/browser/page.mjs are
+// the two hosts.
+//
+// Operations are a registry (OPERATIONS below). Each entry says what it times, what it
+// is compared with (native JSON, in the same rounds), how a result is checked against
+// native's, and which codec method it needs; operations the codec does not have yet are
+// skipped. To add one (say `canonicalize`), add an entry: nothing else changes.
+//
+// Method, per file and operation:
+//   1. every implementation's result is checked against native's first (deep-equal for
+//      values, string-equal for text, byte-equal for bytes); a wasmjson mismatch is
+//      reported loudly and that implementation is left out of the timing and geomeans;
+//   2. each implementation is calibrated to batches of at least `minMs`;
+//   3. `rounds` rounds run every implementation once each, interleaved (the order
+//      rotates per round); MB/s is the median over rounds; the ratio to native is
+//      computed per round (same round, same conditions) and its median is reported;
+//      spread is the interquartile range of the per-round ratios over their median;
+//   4. heap: when the host gives a probe, `keep` calls are made with their results held,
+//      before and after a forced GC (see measureHeap).
+
+/** Default rounds and batch length (ms); --quick uses QUICK. */
+export const DEFAULTS = Object.freeze({ rounds: 9, minMs: 8 });
+export const QUICK = Object.freeze({ rounds: 5, minMs: 4 });
+
+/** Documents of this many bytes or fewer (average per document) count as "small docs". */
+export const SMALL_DOC_BYTES = 4096;
+
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+// ---------------------------------------------------------------------------------------
+// Statistics
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+export function geomean(xs) {
+  const ok = xs.filter((x) => x > 0 && Number.isFinite(x));
+  if (!ok.length) return NaN;
+  return Math.exp(ok.reduce((a, x) => a + Math.log(x), 0) / ok.length);
+}
+
+/** Interquartile range over the median (0.05 = 5%). */
+export function relativeSpread(xs) {
+  const m = median(xs);
+  return xs.length > 1 && m > 0 ? (quantile(xs, 0.75) - quantile(xs, 0.25)) / m : 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Corpus items: one file = one item = one or more documents (an .ndjson file or the
+// built-in "messages" item is many small documents, each its own call).
+
+/** One JSON document; text, value and native serialisations are computed on first use. */
+export class Doc {
+  constructor(bytes) {
+    this.bytes = bytes;
+  }
+  get text() {
+    return (this._text ??= utf8Decoder.decode(this.bytes));
+  }
+  get value() {
+    if (!('_value' in this)) this._value = JSON.parse(this.text);
+    return this._value;
+  }
+  get json() {
+    return (this._json ??= JSON.stringify(this.value));
+  }
+  get utf8() {
+    return (this._utf8 ??= utf8Encoder.encode(this.json));
+  }
+  /** Drops the cached forms (a large retained heap makes every forced GC slow). */
+  release() {
+    this._text = this._json = this._utf8 = this._jcs = undefined;
+    delete this._value;
+  }
+}
+
+/**
+ * Makes a corpus item: `{ name, bytes }` (one document) or `{ name, docs: [bytes…] }`.
+ * Files whose name ends in .ndjson / .jsonl are split into one document per line.
+ */
+export function makeItem({ name, bytes, docs, source }) {
+  let list = docs;
+  if (!list) list = /\.(ndjson|jsonl)$/i.test(name) ? splitLines(bytes) : [bytes];
+  const total = list.reduce((a, b) => a + b.length, 0);
+  return {
+    name,
+    source: source ?? 'file',
+    docs: list.map((b) => new Doc(b)),
+    bytes: total,
+    small: total / Math.max(1, list.length) <= SMALL_DOC_BYTES,
+  };
+}
+
+function splitLines(bytes) {
+  const out = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 10) {
+      const line = bytes.subarray(start, i);
+      if (line.some((b) => b !== 32 && b !== 9 && b !== 13)) out.push(line);
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Checking results against native's
+
+function preview(v) {
+  let s;
+  try {
+    s = typeof v === 'string' ? JSON.stringify(v) : v instanceof Uint8Array ? `Uint8Array(${v.length})` : JSON.stringify(v);
+  } catch {
+    s = String(v);
+  }
+  if (s === undefined) s = String(v);
+  return s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
+
+function pathKey(path, key) {
+  return typeof key === 'number' ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Compares two JSON values (iteratively: any depth). Returns null when equal, else a
+ * description of the first difference. Numbers compare with Object.is (so -0 !== 0);
+ * object keys must come in the same order; with `prototypes`, prototypes must match too.
+ */
+export function deepEqual(expected, actual, { prototypes = true } = {}) {
+  const stack = [[expected, actual, '$']];
+  while (stack.length) {
+    const [a, b, path] = stack.pop();
+    if (a === b && (typeof a !== 'number' || Object.is(a, b))) continue;
+    if (typeof a !== typeof b) return `${path}: expected ${preview(a)}, got ${preview(b)} (${typeof b})`;
+    if (typeof a === 'number') {
+      if (!Object.is(a, b)) return `${path}: expected ${preview(a)}, got ${preview(b)}`;
+      continue;
+    }
+    if (typeof a !== 'object' || a === null || b === null) return `${path}: expected ${preview(a)}, got ${preview(b)}`;
+    if (Array.isArray(a) !== Array.isArray(b)) return `${path}: expected ${Array.isArray(a) ? 'an array' : 'an object'}, got ${preview(b)}`;
+    if (prototypes && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: different prototype`;
+    if (Array.isArray(a)) {
+      if (a.length !== b.length) return `${path}: expected ${a.length} elements, got ${b.length}`;
+      for (let i = a.length - 1; i >= 0; i--) stack.push([a[i], b[i], pathKey(path, i)]);
+      continue;
+    }
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) {
+      let i = 0;
+      while (i < ka.length && ka[i] === kb[i]) i++;
+      const name = (k) => (k === undefined ? 'no more keys' : JSON.stringify(k));
+      return `${path}: key #${i + 1} should be ${name(ka[i])}, got ${name(kb[i])} (${ka.length} keys expected, ${kb.length} got)`;
+    }
+    for (let i = ka.length - 1; i >= 0; i--) stack.push([a[ka[i]], b[ka[i]], pathKey(path, ka[i])]);
+  }
+  return null;
+}
+
+/** null when equal, else where two strings first differ. */
+export function stringDiff(expected, actual) {
+  if (typeof actual !== 'string') return `expected a string, got ${preview(actual)}`;
+  if (expected === actual) return null;
+  let i = 0;
+  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
+  const ctx = (s) => JSON.stringify(s.slice(Math.max(0, i - 15), i + 25));
+  return `first difference at index ${i} (lengths ${expected.length} / ${actual.length}): expected ${ctx(expected)}, got ${ctx(actual)}`;
+}
+
+/** null when equal, else where two byte arrays first differ. */
+export function bytesDiff(expected, actual) {
+  if (!(actual instanceof Uint8Array)) return `expected a Uint8Array, got ${preview(actual)}`;
+  const n = Math.min(expected.length, actual.length);
+  let i = 0;
+  while (i < n && expected[i] === actual[i]) i++;
+  if (i === n && expected.length === actual.length) return null;
+  const ctx = (b) => JSON.stringify(utf8Decoder.decode(b.subarray(Math.max(0, i - 15), i + 25)));
+  return `first difference at byte ${i} (lengths ${expected.length} / ${actual.length}): expected ${ctx(expected)}, got ${ctx(actual)}`;
+}
+
+/** For peers: output that is not identical to native's but parses to the same value. */
+function sameValueAs(doc, text) {
+  try {
+    return deepEqual(doc.value, JSON.parse(text), { prototypes: false }) === null;
+  } catch {
+    return false;
+  }
+}
+
+/** Whitespace outside strings (minify's output must have none). */
+function hasWhitespaceOutsideStrings(text) {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 32 || c === 9 || c === 10 || c === 13) return true;
+  }
+  return false;
+}
+
+/**
+ * RFC 8785 canonical JSON of a parsed value, the plain-JS way (like the reference
+ * implementation): keys sorted by UTF-16 code units, JSON.stringify for strings and numbers.
+ */
+export function jcs(v) {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + jcs(v[i]);
+    return out + ']';
+  }
+  const keys = Object.keys(v).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + jcs(v[keys[i]]);
+  return out + '}';
+}
+
+// ---------------------------------------------------------------------------------------
+// The operations registry
+
+/**
+ * Each operation:
+ *   id, label          identifier (CLI --ops) and display name
+ *   baseline           what native JSON does for the same job (timed in the same rounds)
+ *   native(doc)        returns a thunk doing the baseline for one document
+ *   wasmjson(c, doc)   returns a thunk calling the codec, or the op uses `stage`
+ *   available(codecs)  whether it can run now (feature detection)
+ *   check(doc, got)    null when wasmjson's result equals native's, else a description
+ *   peerCheck          the same for peers (default: check); may accept equivalent output
+ *   peers              peers' implementations are looked up by op id (bench/peers.mjs)
+ *   targets            from the issue: { mbps: {flavor: n} } or { ratio, small, runtime }
+ *   minRatioNote       what the ratio means, for reports
+ */
+export const OPERATIONS = [
+  {
+    id: 'validate',
+    label: 'validate(bytes)',
+    baseline: 'JSON.parse(string)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.parse(t);
+    },
+    available: (c) => typeof c.validate === 'function',
+    wasmjson: (c, doc) => {
+      const b = doc.bytes;
+      return () => c.validate(b);
+    },
+    check: (_doc, got) => (got === true ? null : `returned ${preview(got)}, expected true`),
+    targets: { mbps: { simd128: 1500, swar64: 800 } },
+  },
+  {
+    id: 'parse-string',
+    label: 'parse(string)',
+    baseline: 'JSON.parse(string)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.parse(t);
+    },
+    available: (c) => typeof c.parse === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      return () => c.parse(t);
+    },
+    check: (doc, got) => deepEqual(doc.value, got),
+    peerCheck: (doc, got) => deepEqual(doc.value, got, { prototypes: false }),
+    targets: { ratio: 1.0, small: 0.8 },
+  },
+  {
+    id: 'parse-bytes',
+    label: 'parse(bytes)',
+    baseline: 'JSON.parse(TextDecoder(bytes))',
+    native: (doc) => {
+      const b = doc.bytes;
+      return () => JSON.parse(utf8Decoder.decode(b));
+    },
+    available: (c) => typeof c.parse === 'function',
+    wasmjson: (c, doc) => {
+      const b = doc.bytes;
+      return () => c.parse(b);
+    },
+    check: (doc, got) => deepEqual(doc.value, got),
+    peerCheck: (doc, got) => deepEqual(doc.value, got, { prototypes: false }),
+    targets: { ratio: 1.5, small: 0.8 },
+  },
+  {
+    // The wasm half of parse(bytes) alone: copy into linear memory + wj_parse (tokenize,
+    // numbers, key ids, strings to UTF-16 -> tape), without building JS values. Measured
+    // through the raw exports (createWasmStage); skipped when the host gives none.
+    id: 'wasm-stage',
+    label: 'wasm stage (bytes -> tape)',
+    baseline: 'JSON.parse(string)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.parse(t);
+    },
+    available: (_c, host) => !!host.stages,
+    stage: true,
+    check: (_doc, got) => (got === 0 ? null : `wj_parse returned error code ${got}`),
+  },
+  {
+    id: 'stringify',
+    label: 'stringify(value)',
+    baseline: 'JSON.stringify(value)',
+    native: (doc) => {
+      const v = doc.value;
+      return () => JSON.stringify(v);
+    },
+    available: (c) => typeof c.stringify === 'function',
+    wasmjson: (c, doc) => {
+      const v = doc.value;
+      return () => c.stringify(v);
+    },
+    check: (doc, got) => stringDiff(doc.json, got),
+    peerCheck: (doc, got) => {
+      const d = stringDiff(doc.json, got);
+      return d && !(typeof got === 'string' && sameValueAs(doc, got)) ? d : null;
+    },
+    targets: { ratio: 0.8, runtime: 'Node 26' },
+  },
+  {
+    id: 'encode',
+    label: 'encode(value)',
+    baseline: 'TextEncoder.encode(JSON.stringify(value))',
+    native: (doc) => {
+      const v = doc.value;
+      return () => utf8Encoder.encode(JSON.stringify(v));
+    },
+    available: (c) => typeof c.encode === 'function',
+    wasmjson: (c, doc) => {
+      const v = doc.value;
+      return () => c.encode(v);
+    },
+    check: (doc, got) => bytesDiff(doc.utf8, got),
+    peerCheck: (doc, got) => {
+      const d = bytesDiff(doc.utf8, got);
+      return d && !(got instanceof Uint8Array && sameValueAs(doc, utf8Decoder.decode(got))) ? d : null;
+    },
+    targets: { ratio: 1.0, runtime: 'Node 26' },
+  },
+  {
+    // RFC 8785 (JCS). The baseline is what one writes with native JSON today: parse, then
+    // serialise with keys sorted by UTF-16 code units (jcs below); the result must be
+    // that exact text.
+    id: 'canonicalize',
+    label: 'canonicalize(text)',
+    baseline: 'jcs(JSON.parse(text)) (sorted-key JS writer)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => jcs(JSON.parse(t));
+    },
+    available: (c) => typeof c.canonicalize === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      return () => c.canonicalize(t);
+    },
+    check: (doc, got) => stringDiff((doc._jcs ??= jcs(doc.value)), got),
+  },
+  {
+    // Not in the codec yet: runs as soon as codec.minify exists. Its output must parse to
+    // the same value and have no whitespace outside strings (number spellings may be
+    // kept as written, so it is not compared with JSON.stringify's text).
+    id: 'minify',
+    label: 'minify(text)',
+    baseline: 'JSON.stringify(JSON.parse(text))',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.stringify(JSON.parse(t));
+    },
+    available: (c) => typeof c.minify === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      return () => c.minify(t);
+    },
+    check: (doc, got) => {
+      if (typeof got !== 'string') return `expected a string, got ${preview(got)}`;
+      if (hasWhitespaceOutsideStrings(got)) return 'output has whitespace outside strings';
+      return sameValueAs(doc, got) ? null : 'output does not parse to the same value';
+    },
+  },
+  {
+    // Likewise for codec.prettify (default options): same value, spread over lines.
+    id: 'prettify',
+    label: 'prettify(text)',
+    baseline: 'JSON.stringify(JSON.parse(text), null, 2)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.stringify(JSON.parse(t), null, 2);
+    },
+    available: (c) => typeof c.prettify === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      return () => c.prettify(t);
+    },
+    check: (doc, got) => {
+      if (typeof got !== 'string') return `expected a string, got ${preview(got)}`;
+      return sameValueAs(doc, got) ? null : 'output does not parse to the same value';
+    },
+  },
+];
+
+export function operationById(id) {
+  return OPERATIONS.find((o) => o.id === id);
+}
+
+// ---------------------------------------------------------------------------------------
+// The wasm stage, through the module's raw exports (docs/BOUNDARY.md)
+
+/**
+ * An independent instance of a wasmjson .wasm module whose wj_parse can be called
+ * directly: `prepare(bytes)` returns a thunk copying the bytes in and running wj_parse,
+ * returning the error code (0 = ok). Returns null when the module lacks the exports
+ * (the boundary changed): the wasm-stage operation is then skipped.
+ */
+export async function createWasmStage(module) {
+  const imports = {};
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.kind !== 'function') return null;
+    (imports[imp.module] ??= {})[imp.name] = () => {};
+  }
+  const instance = await WebAssembly.instantiate(module, imports);
+  const ex = instance.exports;
+  for (const f of ['_initialize', 'wj_alloc', 'wj_padding', 'wj_parse']) if (typeof ex[f] !== 'function') return null;
+  if (!(ex.memory instanceof WebAssembly.Memory)) return null;
+  ex._initialize();
+  const padding = ex.wj_padding();
+  const memory = ex.memory;
+  let cap = 0;
+  let ptr = 0;
+  let u8 = new Uint8Array(0);
+  let i32 = new Int32Array(0);
+  const SKIP_BOM = 1;
+  return {
+    prepare(bytes) {
+      if (bytes.length > cap) {
+        if (ptr && typeof ex.wj_free === 'function') ex.wj_free(ptr);
+        cap = bytes.length;
+        ptr = ex.wj_alloc(cap + padding) >>> 0;
+        if (!ptr) throw new Error('wasm stage: out of memory');
+      }
+      const len = bytes.length;
+      return () => {
+        if (u8.buffer !== memory.buffer) u8 = new Uint8Array(memory.buffer);
+        u8.set(bytes, ptr);
+        const report = ex.wj_parse(ptr, len, SKIP_BOM) >>> 0;
+        if (i32.buffer !== memory.buffer) i32 = new Int32Array(memory.buffer);
+        return i32[report >> 2];
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Timing
+
+function timeBatch(fn, n, now) {
+  const t0 = now();
+  for (let i = 0; i < n; i++) fn();
+  return (now() - t0) / n;
+}
+
+/** Iterations per batch so that a batch lasts at least minMs (also warms the JIT). */
+function calibrate(fn, minMs, now) {
+  let n = 1;
+  for (;;) {
+    const t0 = now();
+    for (let i = 0; i < n; i++) fn();
+    const elapsed = now() - t0;
+    if (elapsed >= minMs || n >= 1 << 24) return { n, perCall: elapsed / n };
+    const grow = elapsed > 0 ? Math.ceil((n * minMs * 1.2) / elapsed) : n * 10;
+    n = Math.min(1 << 24, Math.max(n * 2, Math.min(n * 50, grow)));
+  }
+}
+
+/**
+ * Times impls interleaved. Returns per impl the ms per call of each round (null in
+ * rounds it sat out: impls other than the first (native) that are slower than
+ * 4 x minMs per call run only `slowRounds` rounds).
+ */
+function race(impls, { rounds, minMs, now, slowRounds }) {
+  const cal = impls.map((im) => calibrate(im.fn, minMs, now));
+  const samples = impls.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let j = 0; j < impls.length; j++) {
+      const i = (j + r) % impls.length;
+      // The baseline (index 0) runs every round: each ratio needs native's time of that round.
+      const slow = i > 0 && cal[i].perCall > 4 * minMs;
+      samples[i].push(slow && r >= slowRounds ? null : timeBatch(impls[i].fn, cal[i].n, now));
+    }
+  }
+  return samples;
+}
+
+/** One thunk for a whole item: a single document, or a loop over many. */
+function batchFn(fns) {
+  if (fns.length === 1) return fns[0];
+  return () => {
+    let last;
+    for (let i = 0; i < fns.length; i++) last = fns[i]();
+    return last;
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Heap
+
+/**
+ * JS heap growth per call, measured with the host's probe { gc(), used(), gcBetween? }:
+ * forced GC, then `keep` calls (cycling over the item's documents) with every result
+ * held, then heap used again ("alloc": everything the calls allocated, valid only when
+ * no GC ran meanwhile), then a forced GC with the results still held ("kept": what the
+ * results retain: the heap growth a caller holding the results sees).
+ */
+function measureHeap(fns, bytes, heap, now) {
+  const k = Math.max(1, Math.min(256, Math.floor(2e6 / Math.max(1, bytes))));
+  const keep = new Array(k);
+  heap.gc();
+  const u0 = heap.used();
+  const t0 = now();
+  for (let i = 0; i < k; i++) keep[i] = fns[i % fns.length]();
+  const t1 = now();
+  const u1 = heap.used();
+  heap.gc();
+  const u2 = heap.used();
+  keep.length = 0;
+  const m = { calls: k, t0, t1, alloc: (u1.js - u0.js) / k, kept: (u2.js - u0.js) / k };
+  if (u0.external !== undefined) m.keptExternal = (u2.external - u0.external) / k;
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------
+// The run
+
+/**
+ * Runs the suite.
+ *   items     corpus items (makeItem)
+ *   codecs    { simd128: codec, swar64: codec } (any subset)
+ *   host      { now(), heap?, stages?: { flavor: createWasmStage result },
+ *               peers?: [{ name, version?, ops: { opId: (doc) => thunk } }],
+ *               onProgress?(info), onFile?(fileResult), onMismatch?(m), onNote?(n),
+ *               pause?() -> Promise (lets a browser paint) }
+ *   options   { rounds, minMs, ops?: [ids], peers?: boolean, heap?: boolean, meta? }
+ */
+export async function runSuite(items, codecs, host, options = {}) {
+  const rounds = options.rounds ?? DEFAULTS.rounds;
+  const minMs = options.minMs ?? DEFAULTS.minMs;
+  const slowRounds = Math.max(1, Math.min(3, Math.floor(rounds / 3)));
+  const now = host.now;
+  const flavors = Object.keys(codecs);
+  const anyCodec = codecs[flavors[0]];
+  const wantOps = options.ops ?? OPERATIONS.map((o) => o.id);
+  const ops = [];
+  const skipped = [];
+  for (const id of wantOps) {
+    const op = operationById(id);
+    if (!op) throw new Error(`unknown operation '${id}' (known: ${OPERATIONS.map((o) => o.id).join(', ')})`);
+    if (op.available(anyCodec, host)) ops.push(op);
+    else skipped.push({ op: op.id, reason: op.stage ? 'no wasm stage runner' : `codec has no ${op.id}() yet` });
+  }
+  const peers = options.peers === false ? [] : host.peers ?? [];
+  const heap = options.heap === false ? null : host.heap ?? null;
+  const results = {
+    meta: {
+      ...(options.meta ?? {}),
+      date: new Date().toISOString(),
+      rounds,
+      minMs,
+      flavors,
+      operations: ops.map((o) => ({ id: o.id, label: o.label, baseline: o.baseline, targets: o.targets ?? null })),
+      peers: peers.map((p) => ({ name: p.name, version: p.version ?? null, ops: Object.keys(p.ops) })),
+      heap: heap ? heap.describe : null,
+      smallDocBytes: SMALL_DOC_BYTES,
+    },
+    skipped,
+    files: [],
+    mismatches: [],
+    notes: [],
+  };
+  const note = (n) => {
+    results.notes.push(n);
+    host.onNote?.(n);
+  };
+
+  for (let fi = 0; fi < items.length; fi++) {
+    const item = items[fi];
+    const fileResult = { name: item.name, source: item.source, bytes: item.bytes, docs: item.docs.length, small: item.small, ops: {} };
+    // Native must accept the file, or there is nothing to compare with.
+    let nativeError = null;
+    try {
+      for (const d of item.docs) void d.value;
+    } catch (e) {
+      nativeError = e;
+    }
+    if (nativeError) {
+      fileResult.error = `JSON.parse rejects it: ${nativeError.message}`;
+      note({ file: item.name, message: `skipped: ${fileResult.error}` });
+      results.files.push(fileResult);
+      await host.onFile?.(fileResult, fi, items.length);
+      continue;
+    }
+    for (const op of ops) {
+      await host.onProgress?.({ index: fi, total: items.length, file: item.name, op: op.label });
+      const opResult = await runOp(op, item);
+      if (opResult) fileResult.ops[op.id] = opResult;
+      if (host.pause) await host.pause();
+    }
+    for (const d of item.docs) d.release();
+    results.files.push(fileResult);
+    await host.onFile?.(fileResult, fi, items.length);
+  }
+  results.summary = summarize(results, ops);
+  return results;
+
+  async function runOp(op, item) {
+    // Implementations: native first, then wasmjson per flavor, then peers.
+    const impls = [{ name: 'native', kind: 'native', fns: item.docs.map((d) => op.native(d)) }];
+    for (const flavor of flavors) {
+      if (op.stage) {
+        const stage = host.stages?.[flavor];
+        if (stage) impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => stage.prepare(d.bytes)) });
+      } else {
+        impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => op.wasmjson(codecs[flavor], d)) });
+      }
+    }
+    for (const p of peers) {
+      const make = p.ops[op.id];
+      if (make) impls.push({ name: p.name, kind: 'peer', fns: item.docs.map((d) => make(d)) });
+    }
+
+    // 1. Correctness before timing.
+    const ok = [];
+    const excluded = [];
+    for (const im of impls) {
+      if (im.kind === 'native') {
+        ok.push(im);
+        continue;
+      }
+      const check = im.kind === 'peer' ? op.peerCheck ?? op.check : op.check;
+      let problem = null;
+      for (let i = 0; i < item.docs.length && !problem; i++) {
+        try {
+          problem = check(item.docs[i], im.fns[i]());
+        } catch (e) {
+          problem = `threw ${e?.name ?? 'error'}: ${e?.message ?? e}`;
+        }
+        if (problem && item.docs.length > 1) problem = `document ${i + 1}: ${problem}`;
+      }
+      if (!problem) {
+        ok.push(im);
+        continue;
+      }
+      excluded.push({ impl: im.name, reason: problem });
+      if (im.kind === 'wasmjson') {
+        const m = { file: item.name, op: op.id, label: op.label, impl: im.name, message: problem };
+        results.mismatches.push(m);
+        await host.onMismatch?.(m);
+      } else {
+        note({ file: item.name, op: op.id, impl: im.name, message: `excluded (${problem})` });
+      }
+    }
+    if (ok.length < 2) return { baseline: op.baseline, excluded, impls: {} };
+
+    // 2-3. Timing, interleaved.
+    for (const im of ok) im.fn = batchFn(im.fns);
+    const samples = race(ok, { rounds, minMs, now, slowRounds });
+    const nat = samples[0];
+    const mb = item.bytes / 1e3; // MB/s = bytes / 1e6 / (ms / 1e3)
+    const out = { baseline: op.baseline, excluded, impls: {} };
+    ok.forEach((im, i) => {
+      const s = samples[i];
+      const ms = s.filter((x) => x !== null);
+      const r = { kind: im.kind, mbps: mb / median(ms), rounds: ms.length };
+      if (im.flavor) r.flavor = im.flavor;
+      if (im.kind !== 'native') {
+        const ratios = s.map((x, k) => (x === null ? null : nat[k] / x)).filter((x) => x !== null);
+        r.ratio = median(ratios);
+        r.spread = relativeSpread(ratios);
+      } else {
+        r.spread = relativeSpread(ms.map((x) => mb / x));
+      }
+      out.impls[im.name] = r;
+    });
+
+    // 4. Heap, for native and wasmjson (after timing: the JIT state is the one timed).
+    if (heap) {
+      const measured = ok.filter((im) => im.kind !== 'peer');
+      const ms = measured.map((im) => measureHeap(im.fns, item.bytes / item.docs.length, heap, now));
+      const gcRanIn = heap.gcWindows ? await heap.gcWindows() : null;
+      measured.forEach((im, i) => {
+        const m = ms[i];
+        const ranGc = gcRanIn ? gcRanIn(m.t0, m.t1) : false;
+        out.impls[im.name].heap = {
+          calls: m.calls,
+          kept: m.kept,
+          alloc: ranGc || m.alloc < 0 ? null : m.alloc,
+          ...(m.keptExternal !== undefined ? { keptExternal: m.keptExternal } : {}),
+        };
+      });
+    }
+    return out;
+  }
+}
+
+/** Geomeans per operation and implementation, regular files and small docs apart, with targets. */
+export function summarize(results, ops) {
+  const summary = [];
+  for (const op of ops) {
+    const names = new Set();
+    for (const f of results.files) for (const n of Object.keys(f.ops[op.id]?.impls ?? {})) names.add(n);
+    for (const name of names) {
+      if (name === 'native') continue;
+      for (const group of ['all', 'small']) {
+        const files = results.files.filter((f) => !f.error && (group === 'small' ? f.small : !f.small) && f.ops[op.id]);
+        const rows = files.map((f) => f.ops[op.id].impls[name]).filter(Boolean);
+        if (!rows.length) continue;
+        const first = rows[0];
+        const entry = {
+          op: op.id,
+          label: op.label,
+          impl: name,
+          kind: first.kind,
+          group: group === 'small' ? 'small docs' : 'files',
+          files: rows.length,
+          of: files.length,
+          mbps: geomean(rows.map((r) => r.mbps)),
+          ratio: geomean(rows.map((r) => r.ratio)),
+          nativeMbps: geomean(files.map((f) => f.ops[op.id].impls.native?.mbps).filter(Boolean)),
+        };
+        if (first.kind === 'wasmjson' && op.targets) {
+          const t = op.targets;
+          if (group === 'all' && t.mbps?.[name] !== undefined) entry.target = { mbps: t.mbps[name] };
+          if (group === 'all' && t.ratio !== undefined) entry.target = { ratio: t.ratio, runtime: t.runtime };
+          if (group === 'small' && t.small !== undefined) entry.target = { ratio: t.small };
+          if (entry.target) {
+            entry.met = entry.target.mbps !== undefined ? entry.mbps >= entry.target.mbps : entry.ratio >= entry.target.ratio;
+          }
+        }
+        summary.push(entry);
+      }
+    }
+  }
+  return summary;
+}
+
+/** Parses an --ops / --flavors list ("a,b"), checking names. */
+export function parseList(value, known, what) {
+  const list = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const x of list) if (!known.includes(x)) throw new Error(`unknown ${what} '${x}' (known: ${known.join(', ')})`);
+  return list;
+}
