@@ -7,10 +7,11 @@ import { resolve } from 'node:path';
 import { playwright } from '@vitest/browser-playwright';
 import type { BrowserCommand } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const shared = resolve(root, '../shared');
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 
 // Server-side helpers the browser specs call to read ../shared.
 const listShared: BrowserCommand<[string]> = async (_ctx, sub) => {
@@ -59,19 +60,7 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: {
-                executablePath: chromium,
-                args: [
-                  '--no-sandbox',
-                  '--disable-gpu',
-                  '--disable-quic',
-                  '--no-first-run',
-                  '--disable-background-networking',
-                  '--disable-component-update',
-                  '--disable-sync',
-                  '--disable-dev-shm-usage',
-                ],
-              },
+              launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
             }),
             instances: [{ browser: 'chromium' }],
             commands: { listShared, readSharedBase64, sharedExists },

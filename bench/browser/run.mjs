@@ -10,18 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { BENCH_OPTIONS, machineInfo, parseBenchArgs, UsageError } from '../node.mjs';
 import { renderHtml } from '../report.mjs';
 import { startServer } from './server.mjs';
+import { CHROMIUM_ARGS as BASE_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 
 const usage = 'node bench/browser/run.mjs [files|folders...] [options]';
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPath = CHROMIUM_PATH;
 const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
+  ...BASE_ARGS,
   // For the heap probe: gc() and unquantized performance.memory.
   '--js-flags=--expose-gc',
   '--enable-precise-memory-info',

@@ -11,22 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const app = resolve(root, 'examples/vite-app');
 const appModules = resolve(app, 'node_modules');
 const installed = resolve(appModules, 'wasmjson');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+const chromiumPath = CHROMIUM_PATH;
+const chromiumArgs = CHROMIUM_ARGS;
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
