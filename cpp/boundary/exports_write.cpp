@@ -122,14 +122,20 @@ WJ_EXPORT uint32_t wj_writer_begin(write_session* s, uint32_t flags, size_t gap_
 }
 
 // Formats one batch: op_count words from the ops area, number_count values from the
-// numbers area, string_bytes bytes of the strings area (UTF-8 when utf8 is 1, else
-// UTF-16). Returns a cmd::status; the report has the output so far.
+// numbers area, string_bytes bytes of the strings area. Mode bits (cmd::write_mode): the
+// strings are UTF-8 (else UTF-16); the batch starts a compact document (saving a
+// wj_writer_begin call), keeping lone surrogates of raw text if asked. Returns a
+// cmd::status; the report has the output so far.
 WJ_EXPORT uint32_t wj_write(write_session* s, size_t op_count, size_t number_count, size_t string_bytes,
-                            uint32_t utf8) {
+                            uint32_t mode) {
   if (op_count > kOpsCap || number_count > kNumbersCap || string_bytes > s->strings_cap) {
     return cmd::kBadCommand;
   }
-  write_batch b{s->ops, op_count, s->numbers, number_count, s->strings, string_bytes, utf8 != 0};
+  if (mode & cmd::kWriteBegin) {
+    s->writer.output().shrink_if_above(kKeepBytes);
+    s->writer.begin((mode & cmd::kWriteKeepLoneSurrogates) ? cmd::kKeepLoneSurrogates : 0, nullptr, 0);
+  }
+  write_batch b{s->ops, op_count, s->numbers, number_count, s->strings, string_bytes, (mode & cmd::kWriteUtf8) != 0};
   uint32_t status = s->writer.write(b, g_write_keys);
   s->report_output();
   return status;

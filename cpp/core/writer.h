@@ -162,23 +162,18 @@ class json_writer {
       uint32_t w = *op++;
       switch (w & cmd::kTagMask) {
         case cmd::kNull:
-          WJ_RESERVE(prefix_room() + 4);
-          o = value_prefix(o);
-          std::memcpy(o, "null", 4);
-          o += 4;
-          break;
         case cmd::kFalse:
-          WJ_RESERVE(prefix_room() + 5);
+        case cmd::kTrue: {
+          // Tags 0, 1, 2: one fixed 8-byte copy of the literal.
+          static constexpr char kLiterals[3][8] = {"null", "false", "true"};
+          static constexpr uint8_t kLengths[3] = {4, 5, 4};
+          uint32_t t = w & cmd::kTagMask;
+          WJ_RESERVE(prefix_room() + 8);
           o = value_prefix(o);
-          std::memcpy(o, "false", 5);
-          o += 5;
+          std::memcpy(o, kLiterals[t], 8);
+          o += kLengths[t];
           break;
-        case cmd::kTrue:
-          WJ_RESERVE(prefix_room() + 4);
-          o = value_prefix(o);
-          std::memcpy(o, "true", 4);
-          o += 4;
-          break;
+        }
         case cmd::kInt:
           WJ_RESERVE(prefix_room() + kMaxNumberLength);
           o = value_prefix(o);
@@ -207,8 +202,10 @@ class json_writer {
         }
         case cmd::kKey: {
           size_t len = 0;
-          const uint8_t* entry = keys.get(w >> cmd::kTagBits, len);
+          uint32_t key_flags = 0;
+          const uint8_t* entry = keys.get(w >> cmd::kTagBits, len, key_flags);
           if (!entry) return cmd::kBadCommand;
+          oflags |= key_flags;
           WJ_RESERVE(prefix_room() + len + key_cache::kCopySlack + 1);
           o = key_prefix(o);
           copy_key(o, entry, len);
@@ -221,11 +218,15 @@ class json_writer {
           if (n > key_cache::kMaxKeyUnits) return cmd::kBadCommand;
           uint8_t* room = keys.room(3 + n * kMaxEscapedPerUnit + kEscapeSlack);
           if (!room) return cmd::kOutOfMemory;
+          uint32_t before = oflags;
+          oflags = 0;
           uint8_t* end = quoted(room, n);
+          uint32_t key_flags = oflags;
+          oflags |= before;
           if (!end) return cmd::kResendUtf16;
           *end++ = ':';
           size_t len = static_cast<size_t>(end - room);
-          if (!keys.define(id, len)) return cmd::kBadCommand;
+          if (!keys.define(id, len, key_flags)) return cmd::kBadCommand;
           WJ_RESERVE(prefix_room() + len + key_cache::kCopySlack + 1);  // moves the output, not the arena
           o = key_prefix(o);
           copy_key(o, room, len);

@@ -57,6 +57,13 @@ enum begin_flags : uint32_t {
   kKeepLoneSurrogates = 1u << 1,
 };
 
+// wj_write's mode bits.
+enum write_mode : uint32_t {
+  kWriteUtf8 = 1u << 0,                // the strings are UTF-8 (else UTF-16)
+  kWriteBegin = 1u << 1,               // the batch starts a new compact document
+  kWriteKeepLoneSurrogates = 1u << 2,  // with kWriteBegin: as kKeepLoneSurrogates
+};
+
 // Output flags (write_report::flags).
 enum output_flags : uint32_t {
   kOutputNonAscii = 1u << 0,  // the output has a byte >= 0x80

@@ -94,8 +94,25 @@ inline bool is_high(uint16_t u) { return (u & 0xFC00) == 0xD800; }
 inline bool is_low(uint16_t u) { return (u & 0xFC00) == 0xDC00; }
 inline uint32_t pair(uint16_t hi, uint16_t lo) { return 0x10000 + ((hi - 0xD800u) << 10) + (lo - 0xDC00u); }
 
-// Bytes in the UTF-8 sequence led by c (c >= 0x80, well-formed input).
-inline size_t sequence_bytes(uint8_t c) { return c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
+// The UTF-8 sequence at q (well-formed, lead byte >= 0x80) of a string with n UTF-16
+// units left: its length in bytes, taking its units off n. 0 when the batch must go
+// again as UTF-16: U+FFFD (TextEncoder's stand-in for a lone surrogate), or a 4-byte
+// sequence with one unit left (a pair split between two strings).
+inline size_t utf8_sequence(const uint8_t* q, size_t& n) {
+  uint8_t c = *q;
+  if (c < 0xE0) {
+    --n;
+    return 2;
+  }
+  if (c < 0xF0) {
+    if (c == 0xEF && q[1] == 0xBF && q[2] == 0xBD) return 0;
+    --n;
+    return 3;
+  }
+  if (n < 2) return 0;
+  n -= 2;
+  return 4;
+}
 
 }  // namespace detail
 
@@ -169,14 +186,8 @@ uint8_t* escape_utf8(uint8_t* o, const uint8_t*& p, size_t n, uint32_t& flags) {
       --n;
       continue;
     }
-    size_t len = detail::sequence_bytes(c);
-    if (len == 3 && c == 0xEF && q[1] == 0xBF && q[2] == 0xBD) return nullptr;
-    if (len == 4) {
-      if (n < 2) return nullptr;
-      n -= 2;
-    } else {
-      --n;
-    }
+    size_t len = detail::utf8_sequence(q, n);
+    if (len == 0) return nullptr;
     flags |= cmd::kOutputNonAscii;
     std::memcpy(o, q, 4);  // the slack covers the bytes past len
     o += len;
@@ -223,14 +234,8 @@ inline uint8_t* copy_utf8(uint8_t* o, const uint8_t*& p, size_t n, uint32_t& fla
       --n;
       continue;
     }
-    size_t len = detail::sequence_bytes(c);
-    if (len == 3 && c == 0xEF && q[1] == 0xBF && q[2] == 0xBD) return nullptr;
-    if (len == 4) {
-      if (n < 2) return nullptr;
-      n -= 2;
-    } else {
-      --n;
-    }
+    size_t len = detail::utf8_sequence(q, n);
+    if (len == 0) return nullptr;
     flags |= cmd::kOutputNonAscii;
     for (size_t i = 0; i < len; ++i) *o++ = q[i];
     q += len;

@@ -51,24 +51,27 @@ class key_cache {
     return arena_ + arena_used_;
   }
 
-  // Makes the `len` bytes written at room() the entry of `id`. False for a bad id.
-  bool define(uint32_t id, size_t len) {
+  // Makes the `len` bytes written at room() the entry of `id`, with the output flags
+  // (cmd::output_flags) writing it sets. False for a bad id.
+  bool define(uint32_t id, size_t len, uint32_t flags) {
     if (id >= kMaxKeys) return false;
     offsets_[id] = static_cast<uint32_t>(arena_used_);
-    lengths_[id] = static_cast<uint32_t>(len);
+    lengths_[id] = static_cast<uint32_t>(len) | (flags << kFlagShift);
     arena_used_ += len;
     return true;
   }
 
-  // The entry of `id`, or nullptr when it is not defined.
-  const uint8_t* get(uint32_t id, size_t& len) const {
+  // The entry of `id` and its output flags, or nullptr when it is not defined.
+  const uint8_t* get(uint32_t id, size_t& len, uint32_t& flags) const {
     if (id >= kMaxKeys || !offsets_ || offsets_[id] == kUndefined) return nullptr;
-    len = lengths_[id];
+    len = lengths_[id] & ((1u << kFlagShift) - 1);
+    flags = lengths_[id] >> kFlagShift;
     return arena_ + offsets_[id];
   }
 
  private:
   static constexpr uint32_t kUndefined = UINT32_MAX;
+  static constexpr uint32_t kFlagShift = 24;  // lengths_: length in the low bits, flags above
   uint32_t* offsets_ = nullptr;
   uint32_t* lengths_ = nullptr;
   uint8_t* arena_ = nullptr;

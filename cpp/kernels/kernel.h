@@ -21,7 +21,7 @@
 //   // out[0..width) whatever the bytes are, and returns string_stop(p).
 //   static size_t copy_string_run(const uint8_t* p, uint8_t* out);
 //
-//   static constexpr size_t units16;          // UTF-16 units per call: width / 2 (1 for scalar)
+//   static constexpr size_t units16;          // UTF-16 units per call (1, 4, 16)
 //   // The same over UTF-16 code units: stores the low byte of each of p[0..units16) to
 //   // out[0..units16) and returns the index of the first unit that is '"', '\\', < 0x20
 //   // or >= 0x80 (units16 when none). Reads units16 units (2 * units16 bytes).

@@ -54,28 +54,37 @@ struct swar64_kernel {
     return string_stop(p);
   }
 
-  // Four UTF-16 units in 16-bit lanes; a hit is bit 15 of a lane. Every test here is
-  // exact in every lane (no borrow crosses a lane: the high bit is masked off first).
-  static constexpr size_t units16 = 4;
+  // UTF-16 units in 16-bit lanes, four per word, two words a call; a hit is bit 15 of a
+  // lane. Every test here is exact in every lane (no borrow crosses a lane: the high bit
+  // is masked off first).
+  static constexpr size_t units16 = 8;
   static constexpr uint64_t kOnes16 = 0x0001000100010001ULL;
   static constexpr uint64_t kHigh16 = 0x8000800080008000ULL;
   static inline uint64_t zero16(uint64_t t) { return ~(((t & ~kHigh16) + ~kHigh16) | t) & kHigh16; }
-  static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
+  static inline uint64_t special16(uint64_t x) {
     // Lanes >= 0x80 (any of bits 7..15 set) or < 0x20 (bits 5..15 all clear).
     uint64_t wide = ~zero16(x & (kOnes16 * 0xFF80)) & kHigh16;
     uint64_t control = zero16(x & (kOnes16 * 0xFFE0));
     uint64_t quote = zero16(x ^ (kOnes16 * '"'));
     uint64_t backslash = zero16(x ^ (kOnes16 * '\\'));
-    uint64_t hits = wide | control | quote | backslash;
-    // Low byte of each lane, packed: ab cd ef gh -> the four bytes in order.
+    return wide | control | quote | backslash;
+  }
+  // The low byte of each lane, packed: four bytes in order.
+  static inline uint64_t pack16(uint64_t x) {
     uint64_t y = x & 0x00FF00FF00FF00FFULL;
     y = (y | (y >> 8)) & 0x0000FFFF0000FFFFULL;
-    y = (y | (y >> 16)) & 0x00000000FFFFFFFFULL;
-    uint32_t packed = static_cast<uint32_t>(y);
-    std::memcpy(out, &packed, 4);
-    return hits ? static_cast<size_t>(__builtin_ctzll(hits)) >> 4 : units16;
+    return (y | (y >> 16)) & 0x00000000FFFFFFFFULL;
+  }
+  static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
+    uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+    uint64_t packed = pack16(x0) | (pack16(x1) << 32);
+    std::memcpy(out, &packed, 8);
+    uint64_t h0 = special16(x0);
+    if (h0) return static_cast<size_t>(__builtin_ctzll(h0)) >> 4;
+    uint64_t h1 = special16(x1);
+    return h1 ? 4 + (static_cast<size_t>(__builtin_ctzll(h1)) >> 4) : units16;
   }
 };
 

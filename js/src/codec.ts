@@ -2,9 +2,11 @@
 import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { canonicalizeValue } from './canonicalize.js';
 import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
+import { createSerializer, type EncodeOptions, type Replacer } from './stringify.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -49,11 +51,20 @@ export interface Codec {
   at(input: JsonInput, pointer: string): unknown;
   /** A document kept in wasm memory, explored on demand (free() it, or let GC do it). */
   lazy(input: JsonInput): LazyValue;
+  /**
+   * RFC 8785 canonical JSON. A string or bytes argument is JSON text (bytes in, UTF-8
+   * bytes out); anything else is a value, converted as JSON.stringify converts it.
+   */
+  canonicalize(input: unknown): any;
   /** JSON.parse, from a string or UTF-8 bytes. */
   parse(text: unknown, reviver?: Reviver | ParseOptions | null): any;
   validate(input: JsonInput): boolean;
   validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
   validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
+  /** JSON.stringify, byte for byte (undefined where JSON.stringify returns undefined). */
+  stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string;
+  /** The same text as UTF-8 bytes, without building the string first. */
+  encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer>;
 }
 
 const KERNELS: Record<number, Flavor | undefined> = { 1: 'swar64', 2: 'simd128' };
@@ -260,6 +271,13 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     return lazyDocument(navHost, wellFormed(asInput(input, 'lazy')));
   }
 
+  function canonicalize(input: unknown): unknown {
+    const bytes = typeof input === 'string' ? undefined : asBytes(input);
+    if (typeof input !== 'string' && bytes === undefined) return canonicalizeValue(input);
+    const text = canonicalizeValue(parse(input));
+    return bytes ? encoder.encode(text) : text;
+  }
+
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const bytesOrText = asInput(input, 'validate');
     const region = memory.acquire(bytesOrText);
@@ -283,8 +301,10 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     validate: validate as Codec['validate'],
     at,
     lazy,
+    canonicalize,
     minify: minify as Codec['minify'],
     prettify: prettify as Codec['prettify'],
+    ...createSerializer(wasm, memory),
   };
 }
 

@@ -12,6 +12,7 @@ import {
 } from './codec.js';
 import type { LazyValue } from './navigate.js';
 import type { Reviver } from './revive.js';
+import type { EncodeOptions, Replacer } from './stringify.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
 
 /** What init() and load() accept as the wasm to run. */
@@ -129,6 +130,16 @@ export function createFacade(platform: Platform) {
     },
   };
 
+  // Methods too, like JSON.stringify: not constructors, no prototype; stringify's length is 3.
+  const { stringify, encode } = {
+    stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string {
+      return codec().stringify(value, replacer, space);
+    },
+    encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> {
+      return codec().encode(value, options);
+    },
+  };
+
   function minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array {
     return codec().minify(input);
   }
@@ -143,5 +154,11 @@ export function createFacade(platform: Platform) {
     return codec().lazy(input);
   }
 
-  return { load, loadSync, init, initSync, implementation, validate, parse, minify, prettify, at, lazy };
+  function canonicalize(input: unknown): any {
+    return codec().canonicalize(input);
+  }
+
+  return {
+    load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize,
+  };
 }

@@ -5,3 +5,5 @@ export type { Codec, JsonInput, ParseOptions, PrettifyOptions, ValidateOptions, 
 export type { Reviver } from './revive.js';
 export type { Implementation, InitOptions, WasmSource } from './facade.js';
 export { LazyNode, type LazyValue } from './navigate.js';
+export type { EncodeOptions, Replacer } from './stringify.js';
+export { CanonicalizationError } from './canonicalize.js';

@@ -51,6 +51,13 @@ const F_PRETTY = 1;
 const F_KEEP_LONE_SURROGATES = 2;
 const OUT_NON_ASCII = 1;
 const OUT_WTF8 = 2;
+// wj_write's mode bits: strings are UTF-8; the batch starts a document (compact);
+// keep lone surrogates of raw text (with W_BEGIN).
+const W_UTF8 = 1;
+const W_BEGIN = 2;
+const W_KEEP_LONE = 4;
+/** Strings areas larger than this are given back after the document. */
+const KEEP_BYTES = 16 * 1024 * 1024;
 
 /** Key cache limits (cpp/core/writer_keys.h). */
 const MAX_KEYS = 8192;
@@ -96,7 +103,7 @@ export interface WriterExports {
   /** Starts a document; the gap's UTF-16 units are at the start of the strings area. */
   wj_writer_begin(session: number, flags: number, gapUnits: number): number;
   /** Formats one batch; returns a status (0 ok, 18 out of memory, 19 resend as UTF-16). */
-  wj_write(session: number, opCount: number, numberCount: number, stringBytes: number, utf8: number): number;
+  wj_write(session: number, opCount: number, numberCount: number, stringBytes: number, mode: number): number;
   wj_writer_reset_keys(): void;
   wj_writer_trim(session: number): void;
 }
@@ -107,6 +114,8 @@ interface Session {
   ptr: number; // write_session* (its report is at ptr)
   ops: Int32Array;
   nums: Float64Array;
+  /** wj_write mode bits that start the document with the next batch (0 once started). */
+  begin: number;
 }
 
 /** Per-codec state shared by the walks (the key cache) and the wasm plumbing. */
@@ -115,15 +124,42 @@ class Writer {
   nextKeyId = 0;
   /** Keys given ids in the batch being built (forgotten if the walk throws). */
   readonly pendingKeys: string[] = [];
+  /** Key lists seen by outermost calls, by first key, with their keys' ids. */
+  private shapes = new Map<string | undefined, Shape[]>();
+  private shapeCount = 0;
   /** Calls in progress: only the outermost one uses the key cache. */
   active = 0;
   private idle: Session | undefined;
-  private nodeBuffer: NodeBuffer | undefined;
 
   constructor(
     readonly wasm: Exports,
     readonly memory: Memory,
   ) {}
+
+  /** The shape of key list `keys` (outermost calls only: its ids may be defined by the caller). */
+  shape(keys: readonly string[]): Shape {
+    const first = keys[0];
+    let list = this.shapes.get(first);
+    if (list === undefined) {
+      if (this.shapeCount >= MAX_SHAPES) this.forgetShapes();
+      this.shapes.set(first, (list = []));
+    }
+    for (let i = 0; i < list.length; i++) if (sameKeys(list[i].keys, keys)) return list[i];
+    const shape: Shape = { keys, ids: new Array<number>(keys.length).fill(UNKNOWN) };
+    if (list.length < SHAPES_PER_KEY) {
+      list.push(shape);
+      this.shapeCount++;
+    } else {
+      list[this.shapeCount++ % SHAPES_PER_KEY] = shape;
+    }
+    return shape;
+  }
+
+  /** Drops every shape: their ids are no longer valid (or the cache is full). */
+  forgetShapes(): void {
+    this.shapes.clear();
+    this.shapeCount = 0;
+  }
 
   acquire(): Session {
     const idle = this.idle;
@@ -133,96 +169,114 @@ class Writer {
     }
     const ptr = this.wasm.wj_writer_new() >>> 0;
     if (ptr === 0) throw outOfMemory(0);
-    const i32 = this.memory.wide().i32;
-    return { ptr, ops: new Int32Array(i32[(ptr >> 2) + 1]), nums: new Float64Array(i32[(ptr >> 2) + 3]) };
+    this.views();
+    const r = ptr >> 2;
+    return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0 };
   }
 
   release(s: Session): void {
     if (this.idle === undefined) {
       this.idle = s;
-      this.wasm.wj_writer_trim(s.ptr);
+      this.views();
+      if (this.i32[(s.ptr >> 2) + 5] >>> 0 > KEEP_BYTES) this.wasm.wj_writer_trim(s.ptr);
     } else {
       this.wasm.wj_writer_free(s.ptr);
     }
   }
 
-  /** Starts a document in session s. */
+  // Views of wasm memory, re-made after it grows (any wasm call, or user code that calls
+  // into the codec, may grow it).
+  private buffer: ArrayBufferLike | undefined;
+  private i32 = new Int32Array(0);
+  private f64 = new Float64Array(0);
+  private u16 = new Uint16Array(0);
+  private u8 = new Uint8Array(0);
+  private nodeBuffer: NodeBuffer | undefined;
+  private views(): void {
+    const buffer = this.wasm.memory.buffer;
+    if (buffer === this.buffer) return;
+    this.buffer = buffer;
+    this.i32 = new Int32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+    this.u16 = new Uint16Array(buffer);
+    this.u8 = new Uint8Array(buffer);
+    this.nodeBuffer = NodeBufferCtor?.from(buffer);
+  }
+
+  /** Starts a document in session s: with a gap now, else with the first batch. */
   begin(s: Session, gap: string, flags: number): void {
-    if (gap.length !== 0) {
-      const { i32, u16 } = this.memory.wide();
-      const at = i32[(s.ptr >> 2) + 4] >>> 1;
-      for (let i = 0; i < gap.length; i++) u16[at + i] = gap.charCodeAt(i);
-      flags |= F_PRETTY;
+    if (gap.length === 0) {
+      s.begin = W_BEGIN | (flags & F_KEEP_LONE_SURROGATES ? W_KEEP_LONE : 0);
+      return;
     }
-    this.wasm.wj_writer_begin(s.ptr, flags, gap.length);
+    this.views();
+    const at = this.i32[(s.ptr >> 2) + 4] >>> 1;
+    for (let i = 0; i < gap.length; i++) this.u16[at + i] = gap.charCodeAt(i);
+    this.wasm.wj_writer_begin(s.ptr, flags | F_PRETTY, gap.length);
+    s.begin = 0;
   }
 
   /** Sends one batch: op words, numbers and the strings (all concatenated) to wasm. */
   flush(s: Session, opCount: number, numCount: number, strings: string): void {
     const wasm = this.wasm;
-    const memory = this.memory;
     const r = s.ptr >> 2;
-    let { i32, f64 } = memory.wide();
-    i32.set(s.ops.subarray(0, opCount), i32[r] >>> 2);
-    if (numCount !== 0) f64.set(s.nums.subarray(0, numCount), i32[r + 2] >>> 3);
+    this.views();
+    this.i32.set(s.ops.subarray(0, opCount), this.i32[r] >>> 2);
+    if (numCount !== 0) this.f64.set(s.nums.subarray(0, numCount), this.i32[r + 2] >>> 3);
     let bytes = 0;
-    let utf8 = 0;
+    let mode = s.begin;
     const units = strings.length;
     if (units !== 0) {
       // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
       const need = NodeBufferCtor ? units * 2 : units * 3;
-      if (need > i32[r + 5] >>> 0) {
+      if (need > this.i32[r + 5] >>> 0) {
         if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory(need);
-        i32 = memory.wide().i32;
+        this.views();
       }
-      const at = i32[r + 4] >>> 0;
-      if (NodeBufferCtor) {
-        let buf = this.nodeBuffer;
-        if (buf === undefined || buf.buffer !== wasm.memory.buffer) buf = this.nodeBuffer = NodeBufferCtor.from(wasm.memory.buffer);
-        bytes = buf.write(strings, at, need, 'utf16le');
+      const at = this.i32[r + 4] >>> 0;
+      if (this.nodeBuffer !== undefined) {
+        bytes = this.nodeBuffer.write(strings, at, need, 'utf16le');
       } else {
-        bytes = encoder.encodeInto(strings, memory.bytes().subarray(at, at + need)).written;
-        utf8 = 1;
+        bytes = encoder.encodeInto(strings, this.u8.subarray(at, at + need)).written;
+        mode |= W_UTF8;
       }
     }
-    let status = wasm.wj_write(s.ptr, opCount, numCount, bytes, utf8);
+    let status = wasm.wj_write(s.ptr, opCount, numCount, bytes, mode);
     if (status === S_RESEND_UTF16) {
       // A lone surrogate (or a pair split between two strings) hides in the UTF-8: send
       // the code units themselves.
-      const { i32: w, u16 } = memory.wide();
-      const at = w[r + 4] >>> 1;
+      this.views();
+      const u16 = this.u16;
+      const at = this.i32[r + 4] >>> 1;
       for (let i = 0; i < units; i++) u16[at + i] = strings.charCodeAt(i);
-      status = wasm.wj_write(s.ptr, opCount, numCount, units * 2, 0);
+      status = wasm.wj_write(s.ptr, opCount, numCount, units * 2, mode & ~W_UTF8);
     }
     if (status !== 0) {
       if (status === S_OUT_OF_MEMORY) throw outOfMemory(units);
       throw new Error(`wasmjson: internal error ${status} from wj_write`);
     }
+    s.begin = 0;
     this.pendingKeys.length = 0;
   }
 
-  /** The finished document's output: [pointer, length, flags]. */
-  output(s: Session): [number, number, number] {
-    const i32 = this.memory.wide().i32;
-    const r = s.ptr >> 2;
-    return [i32[r + 6] >>> 0, i32[r + 7] >>> 0, i32[r + 8]];
-  }
-
+  /** The finished document as a string. */
   text(s: Session): string {
-    const [ptr, len, flags] = this.output(s);
-    const bytes = this.memory.bytes();
-    if (flags & OUT_WTF8) return decodeWtf8(bytes, ptr, ptr + len);
-    if (!(flags & OUT_NON_ASCII) && NodeBufferCtor) {
-      let buf = this.nodeBuffer;
-      if (buf === undefined || buf.buffer !== this.wasm.memory.buffer) buf = this.nodeBuffer = NodeBufferCtor.from(this.wasm.memory.buffer);
-      return buf.latin1Slice(ptr, ptr + len);
-    }
-    return decoder.decode(bytes.subarray(ptr, ptr + len));
+    this.views();
+    const r = s.ptr >> 2;
+    const ptr = this.i32[r + 6] >>> 0;
+    const end = ptr + (this.i32[r + 7] >>> 0);
+    const flags = this.i32[r + 8];
+    if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
+    if (!(flags & OUT_NON_ASCII) && this.nodeBuffer !== undefined) return this.nodeBuffer.latin1Slice(ptr, end);
+    return decoder.decode(this.u8.subarray(ptr, end));
   }
 
+  /** The finished document as a new Uint8Array. */
   bytes(s: Session): Uint8Array<ArrayBuffer> {
-    const [ptr, len] = this.output(s);
-    return this.memory.bytes().slice(ptr, ptr + len) as Uint8Array<ArrayBuffer>;
+    this.views();
+    const r = s.ptr >> 2;
+    const ptr = this.i32[r + 6] >>> 0;
+    return this.u8.slice(ptr, ptr + (this.i32[r + 7] >>> 0)) as Uint8Array<ArrayBuffer>;
   }
 
   /** Runs one document through a session; `finish` reads the output. */
@@ -238,6 +292,7 @@ class Writer {
     if (outermost && this.nextKeyId >= MAX_KEYS) {
       this.keyIds.clear();
       this.nextKeyId = 0;
+      this.forgetShapes();
       this.wasm.wj_writer_reset_keys();
     }
     const s = this.acquire();
@@ -251,6 +306,7 @@ class Writer {
       if (outermost) {
         for (const k of this.pendingKeys) this.keyIds.delete(k);
         this.pendingKeys.length = 0;
+        this.forgetShapes(); // some may hold those ids
       }
       throw e;
     } finally {
@@ -263,6 +319,12 @@ class Writer {
 /**
  * Serializes `root` into session s (SerializeJSONProperty, iteratively). Returns false
  * when the root itself serializes to nothing (undefined, a function, a symbol).
+ *
+ * Two paths: a tight loop over the current container's elements or properties that
+ * writes primitives (strings, numbers, booleans, null, undefined) on the spot, and the
+ * general path below it for everything else: objects (toJSON, boxed values, raw JSON,
+ * cycle check, opening a container), BigInt, and every value when a replacer function
+ * is given. The primitive writes are spelled out in both (a call per value costs more).
  */
 function walk(
   w: Writer,
@@ -277,8 +339,11 @@ function walk(
   const nums = s.nums;
   const opLimit = ops.length - 4;
   const numLimit = nums.length;
-  const keyIds = w.keyIds;
-  const pendingKeys = w.pendingKeys;
+  const fast = replacer === undefined;
+  // Key ids per open object's key index, cached per depth by key list (see below).
+  const lastShape: (Shape | undefined)[] = [];
+  const idsAt: number[][] = []; // the ids of the open object at each depth
+  let ids: number[] = [];
   let op = 0;
   let nb = 0;
   let strings = '';
@@ -295,7 +360,7 @@ function walk(
   let key = '';
   let value: any = root;
 
-  for (;;) {
+  general: for (;;) {
     // toJSON, then the replacer function.
     let type = typeof value;
     if (type === 'object' ? value !== null : type === 'function' || type === 'bigint') {
@@ -315,18 +380,9 @@ function walk(
       else if (where === AT_TOP) return false;
     } else {
       if (where === IN_OBJECT) {
-        const id = keyIds.get(key);
-        if (id !== undefined) {
-          ops[op++] = (id << 4) | T_KEY;
-        } else if (cacheKeys && key.length <= MAX_KEY_LENGTH && w.nextKeyId < MAX_KEYS) {
-          const fresh = w.nextKeyId++;
-          keyIds.set(key, fresh);
-          pendingKeys.push(key);
-          ops[op++] = (fresh << 4) | T_KEY_NEW;
-          ops[op++] = key.length;
-          strings += key;
-        } else {
-          op = putLength(ops, op, T_KEY_STRING, key.length);
+        op = putKey(w, ops, op, ids, index - 1, key, cacheKeys);
+        if (op < 0) {
+          op = ~op;
           strings += key;
         }
       }
@@ -398,28 +454,108 @@ function walk(
             length = keys.length;
             where = IN_OBJECT;
             ops[op++] = T_OBJECT_BEGIN;
+            // The key ids of this object's keys, shared by every object with the same
+            // key list (records repeat a few): the last one at this depth, else the
+            // codec's shape cache. Nested calls keep to their own (they define no ids).
+            const last = lastShape[depth];
+            if (last !== undefined && (last.keys === keys || sameKeys(last.keys, keys))) {
+              ids = last.ids;
+            } else {
+              const shape = cacheKeys ? w.shape(keys) : { keys, ids: new Array<number>(length).fill(UNKNOWN) };
+              lastShape[depth] = shape;
+              ids = shape.ids;
+            }
+            idsAt[depth] = ids;
           }
         }
         break;
       }
     }
-    if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) {
-      w.flush(s, op, nb, strings);
-      op = 0;
-      nb = 0;
-      strings = '';
-    }
 
-    // The next value: the next element or property, closing finished containers.
-    for (;;) {
-      if (index < length) {
-        if (where === IN_ARRAY) {
-          value = holder[index++];
-        } else {
-          key = keys![index++];
-          value = holder[key];
+    // The next values of the current container, then closing finished containers.
+    next: for (;;) {
+      if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) {
+        w.flush(s, op, nb, strings);
+        op = 0;
+        nb = 0;
+        strings = '';
+      }
+      if (where === IN_ARRAY) {
+        while (index < length) {
+          const x = holder[index++];
+          if (fast) {
+            // Primitives on the spot (no toJSON lookup applies to them).
+            if (typeof x === 'number') {
+              const word = x << 4;
+              if (word >> 4 === x) {
+                ops[op++] = word | T_INT;
+              } else {
+                ops[op++] = T_DOUBLE;
+                nums[nb++] = x;
+                if (nb >= numLimit) continue next;
+              }
+            } else if (typeof x === 'string') {
+              op = putLength(ops, op, T_STRING, x.length);
+              strings += x;
+              if (strings.length > STRING_BATCH) continue next;
+            } else if (x === null || x === undefined) {
+              ops[op++] = T_NULL;
+            } else if (typeof x === 'boolean') {
+              ops[op++] = x ? T_TRUE : T_FALSE;
+            } else {
+              value = x;
+              continue general;
+            }
+            if (op > opLimit) continue next;
+            continue;
+          }
+          value = x;
+          continue general;
         }
-        break;
+      } else if (where === IN_OBJECT) {
+        while (index < length) {
+          const k = keys![index++];
+          const x = holder[k];
+          if (fast) {
+            let tag: number;
+            if (typeof x === 'string') tag = T_STRING;
+            else if (typeof x === 'number') tag = T_INT;
+            else if (x === null) tag = T_NULL;
+            else if (typeof x === 'boolean') tag = T_TRUE;
+            else if (x === undefined) continue;
+            else {
+              key = k;
+              value = x;
+              continue general;
+            }
+            op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
+            if (op < 0) {
+              op = ~op;
+              strings += k;
+            }
+            if (tag === T_STRING) {
+              op = putLength(ops, op, T_STRING, (x as string).length);
+              strings += x;
+            } else if (tag === T_INT) {
+              const word = (x as number) << 4;
+              if (word >> 4 === x) {
+                ops[op++] = word | T_INT;
+              } else {
+                ops[op++] = T_DOUBLE;
+                nums[nb++] = x as number;
+              }
+            } else if (tag === T_NULL) {
+              ops[op++] = T_NULL;
+            } else {
+              ops[op++] = x ? T_TRUE : T_FALSE;
+            }
+            if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) continue next;
+            continue;
+          }
+          key = k;
+          value = x;
+          continue general;
+        }
       }
       if (where === AT_TOP) {
         w.flush(s, op, nb, strings);
@@ -433,14 +569,62 @@ function walk(
       index = stack.pop();
       keys = stack.pop();
       holder = stack.pop();
-      if (op > opLimit) {
-        w.flush(s, op, nb, strings);
-        op = 0;
-        nb = 0;
-        strings = '';
-      }
+      if (where === IN_OBJECT) ids = idsAt[open.length - 1];
     }
   }
+}
+
+/** An object's key list and the ids of its keys (UNKNOWN until first written). */
+interface Shape {
+  keys: readonly string[];
+  ids: number[];
+}
+const SHAPES_PER_KEY = 8;
+const MAX_SHAPES = 4096;
+
+/** Key ids (walk): not looked up yet; a key that is not cached (long, or table full). */
+const UNKNOWN = -0x40000000;
+const NO_ID = -0x40000001;
+
+/**
+ * The id of key k: >= 0 when wasm has it, -(id + 1) for a new id the caller must define
+ * (kKeyNew) now, NO_ID for a key written out each time. Only the outermost call defines.
+ */
+function keyId(w: Writer, k: string, cacheKeys: boolean): number {
+  const id = w.keyIds.get(k);
+  if (id !== undefined) return cacheKeys ? id : NO_ID;
+  if (!cacheKeys || k.length > MAX_KEY_LENGTH || w.nextKeyId >= MAX_KEYS) return NO_ID;
+  const fresh = w.nextKeyId++;
+  w.keyIds.set(k, fresh);
+  w.pendingKeys.push(k);
+  return -fresh - 1;
+}
+
+/**
+ * Writes the key op(s) for key k, the i-th of the open object (its id cached in ids).
+ * Returns the next op index, bitwise-negated (~op) when k's characters must follow in
+ * the strings: a key defined now (kKeyNew; a plain kKey from then on) or not cached.
+ */
+function putKey(w: Writer, ops: Int32Array, op: number, ids: number[], i: number, k: string, cacheKeys: boolean): number {
+  let id = ids[i];
+  if (id === UNKNOWN) id = ids[i] = keyId(w, k, cacheKeys);
+  if (id >= 0) {
+    ops[op] = (id << 4) | T_KEY;
+    return op + 1;
+  }
+  if (id !== NO_ID) {
+    ids[i] = id = -id - 1;
+    ops[op] = (id << 4) | T_KEY_NEW;
+    ops[op + 1] = k.length;
+    return ~(op + 2);
+  }
+  return ~putLength(ops, op, T_KEY_STRING, k.length);
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length || a[0] !== b[0]) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function putLength(ops: Int32Array, op: number, tag: number, length: number): number {
@@ -612,9 +796,14 @@ function decodeWtf8(bytes: Uint8Array, begin: number, end: number): string {
   return s + String.fromCharCode.apply(null, chunk);
 }
 
+/**
+ * Typed as JSON.stringify is: the result is undefined (not a string) exactly where
+ * JSON.stringify's is (undefined, a function or a symbol at the top, or made so there by
+ * toJSON or the replacer).
+ */
 export interface Serializer {
-  stringify(value: unknown, replacer?: unknown, space?: unknown): string | undefined;
-  encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> | undefined;
+  stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string;
+  encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer>;
 }
 
 /** stringify() and encode() over one wasm instance. */
@@ -623,15 +812,15 @@ export function createSerializer(wasm: WasmExports, memory: Memory): Serializer 
   const text = (s: Session) => w.text(s);
   const bytes = (s: Session) => w.bytes(s);
   return {
-    stringify(value: unknown, replacer?: unknown, space?: unknown): string | undefined {
-      return w.run(value, replacer, space, false, true, text);
+    stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string {
+      return w.run(value, replacer, space, false, true, text) as string;
     },
-    encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> | undefined {
+    encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> {
       const bigint = options?.bigint;
       if (bigint !== undefined && bigint !== 'throw' && bigint !== 'number') {
         throw new TypeError(`wasmjson.encode: options.bigint must be 'throw' or 'number', got ${String(bigint)}`);
       }
-      return w.run(value, options?.replacer, options?.space, bigint === 'number', false, bytes);
+      return w.run(value, options?.replacer, options?.space, bigint === 'number', false, bytes) as Uint8Array<ArrayBuffer>;
     },
   };
 }

@@ -15,5 +15,5 @@ const facade = createFacade({
 });
 await facade.init();
 
-export const { load, loadSync, init, initSync, implementation, validate, parse, minify, prettify, at, lazy } = facade;
+export const { load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize } = facade;
 export * from '../public-types.js';

@@ -11,5 +11,5 @@ const facade = createFacade({
 });
 facade.initSync();
 
-export const { load, loadSync, init, initSync, implementation, validate, parse, minify, prettify, at, lazy } = facade;
+export const { load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize } = facade;
 export * from '../public-types.js';

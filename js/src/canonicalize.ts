@@ -1,0 +1,118 @@
+// RFC 8785 JSON Canonicalization Scheme: object keys sorted by UTF-16 code units, no
+// whitespace, strings escaped as JSON.stringify escapes them, numbers in ECMAScript's
+// shortest form. What JCS forbids is an error: lone surrogates in strings or keys, and
+// non-finite numbers. Values are first converted as JSON.stringify converts them (toJSON,
+// boxed primitives; undefined, functions and symbols left out of objects and written as
+// null in arrays). Iterative: nesting depth is bounded by memory, not the call stack.
+
+export class CanonicalizationError extends TypeError {
+  constructor(message: string) {
+    super(`wasmjson.canonicalize: ${message}`);
+    this.name = 'TypeError';
+  }
+}
+
+interface Frame {
+  value: object;
+  /** Sorted keys (objects) or undefined (arrays). */
+  keys: string[] | undefined;
+  length: number;
+  next: number;
+  wroteAny: boolean;
+}
+
+const OMIT = Symbol('omit');
+
+/** JSON.stringify's SerializeJSONProperty conversion, minus the writing. */
+function convert(holder: object, key: string, value: unknown): unknown {
+  if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') value = toJSON.call(value, key);
+  }
+  if (typeof value === 'object' && value !== null) {
+    if (value instanceof Number) value = Number(value);
+    else if (value instanceof String) value = String(value);
+    else if (value instanceof Boolean) value = value.valueOf();
+    else if (typeof BigInt === 'function' && value instanceof (BigInt as unknown as new () => object)) {
+      value = (value as { valueOf(): bigint }).valueOf();
+    }
+  }
+  void holder;
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return OMIT;
+  return value;
+}
+
+function quote(s: string, where: string): string {
+  if (!s.isWellFormed()) throw new CanonicalizationError(`${where} contains a lone surrogate, which JCS forbids`);
+  return JSON.stringify(s);
+}
+
+/** Writes a primitive, or returns undefined for objects (which the caller opens). */
+function primitive(v: unknown, where: string): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return quote(v, where);
+    case 'number':
+      if (!Number.isFinite(v)) throw new CanonicalizationError(`${where} is ${v}, which JCS forbids`);
+      return String(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      throw new TypeError('Do not know how to serialize a BigInt');
+    default:
+      return v === null ? 'null' : undefined;
+  }
+}
+
+export function canonicalizeValue(root: unknown): string {
+  const holder = { '': root };
+  const first = convert(holder, '', root);
+  if (first === OMIT) return undefined as unknown as string;
+  let out = '';
+  const stack: Frame[] = [];
+  const onPath = new Set<object>();
+
+  const open = (v: object, where: string) => {
+    if (onPath.has(v)) throw new TypeError(`Converting circular structure to JSON (at ${where})`);
+    onPath.add(v);
+    if (Array.isArray(v)) {
+      out += '[';
+      stack.push({ value: v, keys: undefined, length: v.length, next: 0, wroteAny: false });
+    } else {
+      out += '{';
+      const keys = Object.keys(v).sort();
+      stack.push({ value: v, keys, length: keys.length, next: 0, wroteAny: false });
+    }
+  };
+
+  const p = primitive(first, 'the value');
+  if (p !== undefined) return p;
+  open(first as object, 'the top level');
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    if (f.next === f.length) {
+      out += f.keys ? '}' : ']';
+      onPath.delete(f.value);
+      stack.pop();
+      continue;
+    }
+    const index = f.next++;
+    const key = f.keys ? f.keys[index] : String(index);
+    const v = convert(f.value, key, (f.value as Record<string, unknown>)[key]);
+    if (f.keys) {
+      if (v === OMIT) continue;
+      out += `${f.wroteAny ? ',' : ''}${quote(key, `the key ${JSON.stringify(key)}`)}:`;
+    } else if (f.wroteAny) {
+      out += ',';
+    }
+    f.wroteAny = true;
+    if (v === OMIT) {
+      out += 'null';
+      continue;
+    }
+    const text = primitive(v, `the value at ${JSON.stringify(key)}`);
+    if (text !== undefined) out += text;
+    else open(v as object, JSON.stringify(key));
+  }
+  return out;
+}

@@ -1,0 +1,410 @@
+// The serializer (cpp/core/writer.h) over every kernel: command batches -> JSON text as
+// JSON.stringify writes it. Strings go in as UTF-16 and as UTF-8, whole and split into
+// many batches, and are checked against a one-unit-at-a-time reference escaper.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/writer.h"
+#include "kernels.h"
+
+using namespace wasmjson;
+
+namespace {
+
+// Builds one document's command stream, then runs it through a writer in batches.
+struct script {
+  struct batch {
+    std::vector<uint32_t> ops;
+    std::vector<double> numbers;
+    std::u16string strings;
+  };
+  std::vector<batch> batches{1};
+  uint32_t next_key = 0;
+
+  batch& b() { return batches.back(); }
+  script& op(cmd::tag t, uint32_t payload = 0) {
+    b().ops.push_back(cmd::word(t, payload));
+    return *this;
+  }
+  script& with_length(cmd::tag t, const std::u16string& s, bool long_form = false) {
+    if (long_form) {
+      op(t, cmd::kLong);
+      b().ops.push_back(static_cast<uint32_t>(s.size()));
+    } else {
+      op(t, static_cast<uint32_t>(s.size()));
+    }
+    b().strings += s;
+    return *this;
+  }
+  script& null() { return op(cmd::kNull); }
+  script& boolean(bool v) { return op(v ? cmd::kTrue : cmd::kFalse); }
+  script& integer(int32_t v) { return op(cmd::kInt, static_cast<uint32_t>(v) & ((1u << 28) - 1)); }
+  script& number(double v) {
+    b().numbers.push_back(v);
+    return op(cmd::kDouble);
+  }
+  script& string(const std::u16string& s, bool long_form = false) { return with_length(cmd::kString, s, long_form); }
+  script& raw(const std::u16string& s) { return with_length(cmd::kRaw, s); }
+  script& key(const std::u16string& s) { return with_length(cmd::kKeyString, s); }
+  // A cached key: defined the first time (kKeyNew), referenced after (kKey).
+  script& key_new(uint32_t id, const std::u16string& s) {
+    op(cmd::kKeyNew, id);
+    b().ops.push_back(static_cast<uint32_t>(s.size()));
+    b().strings += s;
+    return *this;
+  }
+  script& key_id(uint32_t id) { return op(cmd::kKey, id); }
+  script& array() { return op(cmd::kArrayBegin); }
+  script& end_array() { return op(cmd::kArrayEnd); }
+  script& object() { return op(cmd::kObjectBegin); }
+  script& end_object() { return op(cmd::kObjectEnd); }
+  script& cut() {
+    batches.emplace_back();
+    return *this;
+  }
+};
+
+std::string utf8_of(const std::u16string& s, bool* ok = nullptr) {
+  std::string out;
+  if (ok) *ok = true;
+  for (size_t i = 0; i < s.size(); ++i) {
+    uint32_t c = s[i];
+    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.size() && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF) {
+      c = 0x10000 + ((c - 0xD800) << 10) + (s[++i] - 0xDC00);
+    } else if (c >= 0xD800 && c <= 0xDFFF) {
+      if (ok) *ok = false;
+      c = 0xFFFD;
+    }
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (c >> 18));
+      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+// JSON.stringify's quoting, one unit at a time (the reference).
+std::string quote(const std::u16string& s) {
+  std::string out = "\"";
+  char hex[8];
+  for (size_t i = 0; i < s.size(); ++i) {
+    char16_t c = s[i];
+    switch (c) {
+      case '"': out += "\\\""; continue;
+      case '\\': out += "\\\\"; continue;
+      case '\b': out += "\\b"; continue;
+      case '\f': out += "\\f"; continue;
+      case '\n': out += "\\n"; continue;
+      case '\r': out += "\\r"; continue;
+      case '\t': out += "\\t"; continue;
+      default: break;
+    }
+    if (c < 0x20) {
+      std::snprintf(hex, sizeof hex, "\\u%04x", c);
+      out += hex;
+    } else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.size() && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF) {
+      out += utf8_of(s.substr(i, 2));
+      ++i;
+    } else if (c >= 0xD800 && c <= 0xDFFF) {
+      std::snprintf(hex, sizeof hex, "\\u%04x", c);
+      out += hex;
+    } else {
+      out += utf8_of(std::u16string(1, c));
+    }
+  }
+  return out + "\"";
+}
+
+template <class K>
+struct harness {
+  key_cache keys;
+  json_writer<K> writer;
+  uint32_t last_status = 0;
+
+  // Runs the script; utf8 sends the strings of every batch as UTF-8 (as TextEncoder
+  // would encode them), resending a batch as UTF-16 when the writer asks.
+  std::string run(const script& sc, const std::u16string& gap = u"", uint32_t flags = 0, bool utf8 = false) {
+    writer.begin(flags, reinterpret_cast<const uint16_t*>(gap.data()), gap.size());
+    for (const auto& b : sc.batches) {
+      last_status = send(b, utf8);
+      if (last_status == cmd::kResendUtf16) last_status = send(b, false);
+      if (last_status != cmd::kOk) return "<status " + std::to_string(last_status) + ">";
+    }
+    const output_buffer& out = writer.output();
+    return std::string(reinterpret_cast<const char*>(out.data()), out.size());
+  }
+
+  uint32_t send(const script::batch& b, bool utf8) {
+    std::vector<uint8_t> strings;
+    if (utf8) {
+      std::string s = utf8_of(b.strings);
+      strings.assign(s.begin(), s.end());
+    } else {
+      strings.resize(b.strings.size() * 2);
+      if (!strings.empty()) std::memcpy(strings.data(), b.strings.data(), strings.size());
+    }
+    size_t bytes = strings.size();
+    strings.resize(bytes + kPadding, 0);
+    write_batch wb{b.ops.data(), b.ops.size(), b.numbers.data(), b.numbers.size(), strings.data(), bytes, utf8};
+    return writer.write(wb, keys);
+  }
+};
+
+template <class K>
+class WriterTest : public ::testing::Test {
+ protected:
+  harness<K> h;
+  std::string run(const script& sc, const std::u16string& gap = u"", uint32_t flags = 0) {
+    std::string a = h.run(sc, gap, flags, false);
+    std::string b = h.run(sc, gap, flags, true);
+    EXPECT_EQ(a, b) << "UTF-16 and UTF-8 string data disagree";
+    return a;
+  }
+};
+TYPED_TEST_SUITE(WriterTest, AllKernels, KernelNames);
+
+}  // namespace
+
+TYPED_TEST(WriterTest, Primitives) {
+  EXPECT_EQ(this->run(script().null()), "null");
+  EXPECT_EQ(this->run(script().boolean(true)), "true");
+  EXPECT_EQ(this->run(script().boolean(false)), "false");
+  EXPECT_EQ(this->run(script().integer(0)), "0");
+  EXPECT_EQ(this->run(script().integer(-1)), "-1");
+  EXPECT_EQ(this->run(script().integer((1 << 27) - 1)), "134217727");
+  EXPECT_EQ(this->run(script().integer(-(1 << 27))), "-134217728");
+  EXPECT_EQ(this->run(script().number(1.5)), "1.5");
+  EXPECT_EQ(this->run(script().number(-0.0)), "0");
+  EXPECT_EQ(this->run(script().number(std::nan(""))), "null");
+  EXPECT_EQ(this->run(script().number(INFINITY)), "null");
+  EXPECT_EQ(this->run(script().number(-INFINITY)), "null");
+  EXPECT_EQ(this->run(script().number(1e21)), "1e+21");
+  EXPECT_EQ(this->run(script().string(u"")), "\"\"");
+  EXPECT_EQ(this->run(script().string(u"abc")), "\"abc\"");
+  EXPECT_EQ(this->run(script().raw(u"12345678901234567890")), "12345678901234567890");
+}
+
+TYPED_TEST(WriterTest, ContainersAndSeparators) {
+  EXPECT_EQ(this->run(script().array().end_array()), "[]");
+  EXPECT_EQ(this->run(script().object().end_object()), "{}");
+  EXPECT_EQ(this->run(script().array().array().end_array().array().end_array().end_array()), "[[],[]]");
+  EXPECT_EQ(this->run(script().array().integer(1).null().string(u"x").object().end_object().end_array()),
+            "[1,null,\"x\",{}]");
+  EXPECT_EQ(this->run(script()
+                          .object()
+                          .key(u"a")
+                          .integer(1)
+                          .key(u"b")
+                          .array()
+                          .boolean(true)
+                          .object()
+                          .key(u"c")
+                          .null()
+                          .end_object()
+                          .end_array()
+                          .key(u"")
+                          .object()
+                          .end_object()
+                          .end_object()),
+            "{\"a\":1,\"b\":[true,{\"c\":null}],\"\":{}}");
+}
+
+TYPED_TEST(WriterTest, Indentation) {
+  script sc;
+  sc.object().key(u"a").integer(1).key(u"b").array().integer(2).object().end_object().array().end_array().object()
+      .key(u"c").string(u"d").end_object().end_array().key(u"e").object().end_object().end_object();
+  EXPECT_EQ(this->run(sc, u"  "),
+            "{\n  \"a\": 1,\n  \"b\": [\n    2,\n    {},\n    [],\n    {\n      \"c\": \"d\"\n    }\n  ],\n  \"e\": {}\n}");
+  EXPECT_EQ(this->run(script().array().integer(1).integer(2).end_array(), u"\t"), "[\n\t1,\n\t2\n]");
+  EXPECT_EQ(this->run(script().array().integer(1).end_array(), u"ab"), "[\nab1\n]");
+  EXPECT_EQ(this->run(script().array().integer(1).end_array(), u"\u00e9\U0001F600"),
+            "[\n\xc3\xa9\xf0\x9f\x98\x80" "1\n]");
+  EXPECT_EQ(this->run(script().integer(7), u"    "), "7");
+  // The writer keeps at most 10 units of gap.
+  EXPECT_EQ(this->run(script().array().integer(1).end_array(), u"0123456789abc"), "[\n01234567891\n]");
+}
+
+TYPED_TEST(WriterTest, IndentedLoneSurrogateGap) {
+  std::u16string gap(1, 0xD800);
+  EXPECT_EQ(this->h.run(script().array().integer(1).end_array(), gap), "[\n\xEF\xBF\xBD" "1\n]");
+  EXPECT_EQ(this->h.run(script().array().integer(1).end_array(), gap, cmd::kKeepLoneSurrogates),
+            "[\n\xED\xA0\x80" "1\n]");
+  EXPECT_TRUE(this->h.writer.output_flags() & cmd::kOutputWtf8);
+}
+
+TYPED_TEST(WriterTest, EveryAsciiEscape) {
+  std::u16string all;
+  for (char16_t c = 0; c < 0x80; ++c) all += c;
+  EXPECT_EQ(this->run(script().string(all)), quote(all));
+  EXPECT_EQ(this->run(script().string(u"\x1f")), "\"\\u001f\"");
+  EXPECT_EQ(this->run(script().string(u"\x7f/\u2028\u2029")), "\"\x7f/\xe2\x80\xa8\xe2\x80\xa9\"");
+  EXPECT_EQ(this->run(script().string(u"a\"b\\c\nd\re\tf\bg\fh")), "\"a\\\"b\\\\c\\nd\\re\\tf\\bg\\fh\"");
+}
+
+TYPED_TEST(WriterTest, UnicodeAndLoneSurrogates) {
+  EXPECT_EQ(this->run(script().string(u"\u00e9\u20ac\U0001F600")), "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+  std::u16string lone_high = u"a";
+  lone_high += char16_t(0xD800);
+  std::u16string lone_low(1, char16_t(0xDC00));
+  std::u16string inverted = {0xDC00, 0xD800};
+  std::u16string pair_then_low = {0xD83D, 0xDE00, 0xDC00};
+  // UTF-16 data only: as UTF-8, TextEncoder would have made U+FFFD (tested below).
+  EXPECT_EQ(this->h.run(script().string(lone_high)), "\"a\\ud800\"");
+  EXPECT_EQ(this->h.run(script().string(lone_low)), "\"\\udc00\"");
+  EXPECT_EQ(this->h.run(script().string(inverted)), "\"\\udc00\\ud800\"");
+  EXPECT_EQ(this->h.run(script().string(pair_then_low)), "\"\xf0\x9f\x98\x80\\udc00\"");
+  // A pair split between two strings is two lone surrogates.
+  std::u16string hi(1, char16_t(0xD83D)), lo(1, char16_t(0xDE00));
+  EXPECT_EQ(this->h.run(script().array().string(hi).string(lo).end_array()), "[\"\\ud83d\",\"\\ude00\"]");
+  EXPECT_EQ(this->h.run(script().array().string(hi).string(lo).end_array(), u"", 0, true), "[\"\\ud83d\",\"\\ude00\"]");
+}
+
+TYPED_TEST(WriterTest, Utf8ResendCases) {
+  // U+FFFD in UTF-8 data may stand for a lone surrogate: the writer asks for UTF-16 and
+  // leaves the output as it was.
+  harness<TypeParam>& h = this->h;
+  script sc;
+  sc.array().string(u"ok").cut().string(u"x\ufffdy").end_array();
+  h.writer.begin(0, nullptr, 0);
+  ASSERT_EQ(h.send(sc.batches[0], true), cmd::kOk);
+  ASSERT_EQ(h.send(sc.batches[1], true), cmd::kResendUtf16);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(h.writer.output().data()), h.writer.output().size()), "[\"ok\"");
+  ASSERT_EQ(h.send(sc.batches[1], false), cmd::kOk);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(h.writer.output().data()), h.writer.output().size()),
+            "[\"ok\",\"x\xef\xbf\xbdy\"]");
+  // A real U+FFFD survives the round trip, in keys and raw text too.
+  EXPECT_EQ(this->run(script().object().key(u"\ufffd").raw(u"\"\ufffd\"").end_object()),
+            "{\"\xef\xbf\xbd\":\"\xef\xbf\xbd\"}");
+  EXPECT_EQ(this->run(script().object().key_new(0, u"k\ufffd").integer(1).end_object()), "{\"k\xef\xbf\xbd\":1}");
+}
+
+TYPED_TEST(WriterTest, RawTextKeepsOrReplacesLoneSurrogates) {
+  std::u16string raw = {'"', 0xD800, '"'};
+  EXPECT_EQ(this->h.run(script().raw(raw)), "\"\xEF\xBF\xBD\"");
+  EXPECT_FALSE(this->h.writer.output_flags() & cmd::kOutputWtf8);
+  EXPECT_EQ(this->h.run(script().raw(raw), u"", cmd::kKeepLoneSurrogates), "\"\xED\xA0\x80\"");
+  EXPECT_TRUE(this->h.writer.output_flags() & cmd::kOutputWtf8);
+  EXPECT_EQ(this->h.run(script().raw(raw), u"", cmd::kKeepLoneSurrogates, true), "\"\xED\xA0\x80\"");
+}
+
+TYPED_TEST(WriterTest, OutputFlags) {
+  this->h.run(script().string(u"plain"));
+  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  this->h.run(script().string(u"caf\u00e9"));
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputNonAscii));
+  std::u16string lone(1, char16_t(0xDFFF));
+  this->h.run(script().string(lone));  // escaped: still ASCII
+  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  // A cached key brings its flags into every document that writes it.
+  this->h.run(script().object().key_new(5, u"\u00e9").integer(1).key_new(6, u"plain").integer(2).end_object());
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputNonAscii));
+  this->h.run(script().object().key_id(6).integer(1).end_object());
+  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  this->h.run(script().object().key_id(5).integer(1).end_object());
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputNonAscii));
+}
+
+TYPED_TEST(WriterTest, CachedKeys) {
+  script sc;
+  sc.array().object().key_new(0, u"id").integer(1).key_new(1, u"n\"ame").string(u"a").end_object();
+  sc.cut().object().key_id(0).integer(2).key_id(1).string(u"b").end_object().end_array();
+  EXPECT_EQ(this->run(sc), "[{\"id\":1,\"n\\\"ame\":\"a\"},{\"id\":2,\"n\\\"ame\":\"b\"}]");
+  // Keys persist across documents, and indentation adds the space after the colon.
+  EXPECT_EQ(this->run(script().object().key_id(1).null().end_object(), u" "), "{\n \"n\\\"ame\": null\n}");
+  // A long key (over the fixed 32-byte copy) and one at the maximum length.
+  std::u16string long_key(64, u'k');
+  EXPECT_EQ(this->run(script().object().key_new(2, long_key).integer(1).end_object()),
+            "{\"" + std::string(64, 'k') + "\":1}");
+  EXPECT_EQ(this->run(script().object().key_id(2).integer(2).end_object()), "{\"" + std::string(64, 'k') + "\":2}");
+  std::u16string escapes(64, u'\x01');
+  EXPECT_EQ(this->run(script().object().key_new(3, escapes).integer(1).end_object()),
+            "{" + quote(escapes) + ":1}");
+  this->h.keys.reset();
+  EXPECT_EQ(this->h.run(script().object().key_id(0).integer(1).end_object()),
+            "<status " + std::to_string(cmd::kBadCommand) + ">");
+}
+
+TYPED_TEST(WriterTest, LongLengthForm) {
+  std::u16string s(1000, u'x');
+  EXPECT_EQ(this->run(script().string(s, true)), "\"" + std::string(1000, 'x') + "\"");
+  EXPECT_EQ(this->run(script().array().string(u"a", true).integer(1).end_array()), "[\"a\",1]");
+}
+
+TYPED_TEST(WriterTest, MalformedStreamsAreRefusedWithoutOutput) {
+  harness<TypeParam>& h = this->h;
+  const std::string bad = "<status " + std::to_string(cmd::kBadCommand) + ">";
+  EXPECT_EQ(h.run(script().end_array()), bad);
+  EXPECT_EQ(h.run(script().op(static_cast<cmd::tag>(15))), bad);
+  EXPECT_EQ(h.run(script().op(cmd::kDouble)), bad);  // no number sent
+  EXPECT_EQ(h.run(script().op(cmd::kKeyNew, key_cache::kMaxKeys).integer(0)), bad);
+  script more;  // a string longer than the data sent
+  more.b().ops.push_back(cmd::word(cmd::kString, 4));
+  more.b().strings = u"ab";
+  EXPECT_EQ(h.run(more), bad);
+}
+
+TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {
+  std::mt19937_64 rng(2026);
+  const char16_t alphabet[] = {u'a', u'b', u' ', u'"', u'\\', u'/', 0x00, 0x08, 0x1f, 0x7f, 0x80, 0xe9, 0x7ff, 0x800,
+                               0x2028, 0xfffd, 0xffff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0x3042, 0x4e2d};
+  for (int round = 0; round < 3000; ++round) {
+    script sc;
+    sc.array();
+    std::string want = "[";
+    int count = 1 + static_cast<int>(rng() % 8);
+    for (int i = 0; i < count; ++i) {
+      std::u16string s;
+      size_t len = rng() % 70;
+      // Mostly plain runs, so specials land at every offset of a kernel chunk.
+      for (size_t j = 0; j < len; ++j) {
+        s += (rng() % 4 == 0) ? alphabet[rng() % (sizeof(alphabet) / sizeof(alphabet[0]))] : char16_t(u'a' + rng() % 26);
+      }
+      if (i) want += ",";
+      want += quote(s);
+      sc.string(s);
+      if (rng() % 3 == 0) sc.cut();
+    }
+    sc.end_array();
+    want += "]";
+    ASSERT_EQ(this->h.run(sc), want);
+    // As UTF-8 (lone surrogates there would be U+FFFD, hence resent as UTF-16).
+    ASSERT_EQ(this->h.run(sc, u"", 0, true), want);
+  }
+}
+
+TYPED_TEST(WriterTest, ManySmallBatchesEqualOne) {
+  script whole, parts;
+  for (script* sc : {&whole, &parts}) {
+    sc->object();
+    for (int i = 0; i < 500; ++i) {
+      sc->key(u"k" + std::u16string(1, char16_t(u'a' + i % 26))).array().integer(i).number(i + 0.25).string(u"s\u00e9").end_array();
+      if (sc == &parts) sc->cut();
+    }
+    sc->end_object();
+  }
+  EXPECT_EQ(this->run(whole), this->run(parts));
+  EXPECT_EQ(this->run(whole, u"  "), this->run(parts, u"  "));
+}
+
+TYPED_TEST(WriterTest, DeepNestingIsIterative) {
+  script sc;
+  const int depth = 200000;
+  for (int i = 0; i < depth; ++i) sc.array();
+  for (int i = 0; i < depth; ++i) sc.end_array();
+  std::string out = this->h.run(sc);
+  ASSERT_EQ(out.size(), 2u * depth);
+  EXPECT_EQ(out.substr(0, 3), "[[[");
+  EXPECT_EQ(out.substr(out.size() - 3), "]]]");
+}

@@ -1,0 +1,105 @@
+// canonicalize(): RFC 8785 (JCS) — the conformance vectors byte for byte, agreement with
+// the canonicalize npm package on generated values, and JCS's errors.
+import { describe, expect, it } from 'vitest';
+import referenceCanonicalize from 'canonicalize';
+import { listShared, readShared } from '#files';
+import * as wasmjson from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+function* values(count: number): Generator<unknown> {
+  let seed = 7;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const strings = ['', 'a', 'é', '😀', '\u20ac', '\ufb33', '\r', '\n', '\u0080', '</script>', 'ключ', 'B', 'b', '1', '10', '2'];
+  const numbers = [0, -0, 1, -1, 0.1, 1e21, 1e-7, 5e-324, 1.7976931348623157e308, 123456789012345680000, 333333333.3333333, 2 ** 53 + 2];
+  const value = (depth: number): unknown => {
+    const k = rnd(depth > 4 ? 4 : 7);
+    if (k === 0) return [null, true, false][rnd(3)];
+    if (k === 1) return numbers[rnd(numbers.length)] * (rnd(2) ? 1 : -1);
+    if (k === 2 || k === 3) return strings[rnd(strings.length)] + strings[rnd(strings.length)];
+    if (k === 4) return Array.from({ length: rnd(4) }, () => value(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (let i = rnd(6); i > 0; i--) o[strings[rnd(strings.length)] + strings[rnd(strings.length)]] = value(depth + 1);
+    return o;
+  };
+  for (let i = 0; i < count; i++) yield value(0);
+}
+
+for (const flavor of FLAVORS) {
+  describe(`canonicalize (${flavor})`, async () => {
+    const codec = await codecFor(flavor);
+
+    it('reproduces every RFC 8785 vector byte for byte, from text and from bytes', async () => {
+      const names = await listShared('conformance/jcs/input');
+      if (!names) return console.log('../shared/conformance/jcs not present: skipped');
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) {
+        const input = await readShared(`conformance/jcs/input/${name}`);
+        const expected = await readShared(`conformance/jcs/output/${name}`);
+        expect(codec.canonicalize(fromUtf8.decode(input)), name).toBe(fromUtf8.decode(expected));
+        expect(codec.canonicalize(input), name).toStrictEqual(expected);
+        expect(codec.canonicalize(JSON.parse(fromUtf8.decode(input))), name).toBe(fromUtf8.decode(expected));
+      }
+    });
+
+    it('agrees with the canonicalize package on generated values and their JSON text', () => {
+      for (const v of values(2000)) {
+        const expected = referenceCanonicalize(v);
+        // A string argument is JSON text; other values are values.
+        if (typeof v !== 'string') expect(codec.canonicalize(v)).toBe(expected);
+        expect(codec.canonicalize(JSON.stringify(v, null, 2))).toBe(expected);
+        expect(fromUtf8.decode(codec.canonicalize(utf8.encode(JSON.stringify(v))))).toBe(expected);
+      }
+    });
+
+    it('sorts keys by UTF-16 code units, not code points', () => {
+      // U+FB33 sorts after U+1F602's high surrogate (D83D) only by code points; JCS uses units.
+      expect(codec.canonicalize({ '\ufb33': 1, '\ud83d\ude02': 2, '\u20ac': 3 })).toBe('{"\u20ac":3,"\ud83d\ude02":2,"\ufb33":1}');
+      expect(codec.canonicalize({ b: 1, a: 2, 10: 3, 9: 4 })).toBe('{"10":3,"9":4,"a":2,"b":1}');
+    });
+
+    it('converts values as JSON.stringify does', () => {
+      const v = {
+        d: new Date(0),
+        n: new Number(2),
+        s: new String('x'),
+        u: undefined,
+        f() {},
+        arr: [undefined, () => 1, Symbol('s'), -0],
+        t: { toJSON: (k: string) => `key:${k}` },
+      };
+      expect(codec.canonicalize(v)).toBe('{"arr":[null,null,null,0],"d":"1970-01-01T00:00:00.000Z","n":2,"s":"x","t":"key:t"}');
+      expect(codec.canonicalize(undefined)).toBeUndefined();
+      expect(codec.canonicalize(3.0)).toBe('3');
+    });
+
+    it('rejects what JCS forbids', () => {
+      expect(() => codec.canonicalize({ a: NaN })).toThrow(/NaN, which JCS forbids/);
+      expect(() => codec.canonicalize([Infinity])).toThrow(TypeError);
+      expect(() => codec.canonicalize('[1e400]')).toThrow(/Infinity/);
+      expect(() => codec.canonicalize('"\\ud800"')).toThrow(/lone surrogate/);
+      expect(() => codec.canonicalize({ '\udc00': 1 })).toThrow(/lone surrogate/);
+      expect(() => codec.canonicalize(10n)).toThrow(/BigInt/);
+      const cyclic: any = { a: [] };
+      cyclic.a.push(cyclic);
+      expect(() => codec.canonicalize(cyclic)).toThrow(/circular/);
+      expect(() => codec.canonicalize('{"a":')).toThrow(SyntaxError);
+    });
+
+    it('handles deep nesting without recursion', () => {
+      const n = 100_000;
+      expect(codec.canonicalize('['.repeat(n) + ']'.repeat(n))).toBe('['.repeat(n) + ']'.repeat(n));
+    });
+  });
+}
+
+describe('top-level canonicalize', () => {
+  it('is exported', () => {
+    expect(wasmjson.canonicalize('{"b": 1, "a": [2.50, 1E2]}')).toBe('{"a":[2.5,100],"b":1}');
+  });
+});
