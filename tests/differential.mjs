@@ -1,0 +1,73 @@
+// Long differential run against native JSON, on demand (the vitest specs run a seeded
+// few thousand of the same cases in CI):
+//
+//   node tests/differential.mjs [cases=1000000] [seed=1]
+//
+// For each case, in both flavors: a generated JSON document (tests/js/support/random-json.ts:
+// deep, wide, unicode, lone surrogates, escapes, number edge cases, whitespace) must
+// parse to the same value as JSON.parse from a string and from UTF-8 bytes (or both must
+// throw); a one-character mutation must agree with JSON.parse on success vs failure and
+// value; and the parsed value must stringify() exactly as JSON.stringify does, with and
+// without indentation. Prints counts and exits 1 on the first mismatch, with the input.
+import { isDeepStrictEqual } from 'node:util';
+import { load } from '../dist/node.mjs';
+import { mutate, randomDocument, Rng } from './js/support/random-json.ts';
+
+const cases = Number(process.argv[2] ?? 1_000_000);
+const seed = Number(process.argv[3] ?? 1);
+const codecs = [await load({ flavor: 'simd128' }), await load({ flavor: 'swar64' })];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function outcome(f) {
+  try {
+    return { ok: true, value: f() };
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    return { ok: false, message: e.message };
+  }
+}
+
+function same(a, b) {
+  return a.ok === b.ok && (!a.ok || isDeepStrictEqual(a.value, b.value));
+}
+
+let checks = 0;
+const started = Date.now();
+const rng = new Rng(seed);
+for (let n = 1; n <= cases; n++) {
+  const { text } = randomDocument(rng);
+  const variants = [text, mutate(rng, text)];
+  for (const input of variants) {
+    const expected = outcome(() => JSON.parse(input));
+    // Bytes are compared with JSON.parse(new TextDecoder().decode(bytes)), which skips a BOM.
+    const bytes = input.isWellFormed() ? encoder.encode(input) : undefined;
+    const expectedBytes = bytes ? outcome(() => JSON.parse(decoder.decode(bytes))) : undefined;
+    for (const c of codecs) {
+      const fromString = outcome(() => c.parse(input));
+      const fromBytes = bytes ? outcome(() => c.parse(bytes)) : undefined;
+      checks += bytes ? 2 : 1;
+      if (!same(fromString, expected) || (bytes && !same(fromBytes, expectedBytes))) {
+        console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: parse(${JSON.stringify(input).slice(0, 2000)})`);
+        console.error({ expected, fromString, expectedBytes, fromBytes });
+        process.exit(1);
+      }
+      if (expected.ok && typeof c.stringify === 'function') {
+        for (const space of [undefined, 2]) {
+          checks++;
+          const want = JSON.stringify(expected.value, null, space);
+          const got = c.stringify(expected.value, null, space);
+          if (got !== want) {
+            console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: stringify of ${JSON.stringify(input).slice(0, 2000)} space=${space}`);
+            console.error({ want: want?.slice(0, 2000), got: got?.slice(0, 2000) });
+            process.exit(1);
+          }
+        }
+      }
+    }
+  }
+  if (n % 10000 === 0) {
+    process.stdout.write(`\r${n} cases, ${checks} checks, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+}
+console.log(`\n${cases} documents (+ one mutation each), ${checks} comparisons with native JSON, 0 mismatches (seed ${seed}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
