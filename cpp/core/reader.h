@@ -307,14 +307,26 @@ class reader {
       // c >= 0x80: validate a run of multi-byte sequences.
       s.has_non_ascii = true;
       do {
-        size_t n = utf8::sequence_length(p, end_);
-        if (n == 0) {
-          fail(error_code::invalid_utf8, p);
-          return nullptr;
+        size_t n;
+        uint8_t lead = *p;
+        // The two common cases inline (2-byte: Latin, Greek, Cyrillic, ...; 3-byte with
+        // an unrestricted second byte: most of the BMP). A continuation byte past the end
+        // would be padding (zero), which fails the check, so no bounds test is needed.
+        if (lead >= 0xC2 && lead < 0xE0 && (p[1] & 0xC0) == 0x80) {
+          n = 2;
+        } else if (lead >= 0xE1 && lead < 0xF0 && lead != 0xED && ((p[1] & p[2]) & 0xC0) == 0x80 &&
+                   ((p[1] | p[2]) & 0x40) == 0) {
+          n = 3;
+          // U+FFFD is also what TextEncoder writes for a lone surrogate: callers with
+          // string input need to know whether it occurred (see saw_replacement()).
+          saw_replacement_ |= lead == 0xEF && p[1] == 0xBF && p[2] == 0xBD;
+        } else {
+          n = utf8::sequence_length(p, end_);
+          if (n == 0) {
+            fail(error_code::invalid_utf8, p);
+            return nullptr;
+          }
         }
-        // U+FFFD is also what TextEncoder writes for a lone surrogate: callers with
-        // string input need to know whether it occurred (see saw_replacement()).
-        saw_replacement_ |= n == 3 && p[0] == 0xEF && p[1] == 0xBF && p[2] == 0xBD;
         p += n;
         // n bytes become one UTF-16 unit, or two (a surrogate pair) for 4-byte sequences.
         delta16_ += (n - 1 - (n == 4)) & utf16_mask_;
