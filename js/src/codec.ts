@@ -6,7 +6,7 @@ import { canonicalizeValue } from './canonicalize.js';
 import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
-import { createSerializer, type EncodeOptions, type Replacer } from './stringify.js';
+import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -83,16 +83,6 @@ function wellFormed<T extends string | Uint8Array>(source: T): T {
   ) as T;
 }
 
-/** JSON.stringify's rule for its space argument. */
-function indentString(space: unknown): string {
-  if (typeof space === 'object' && space !== null) {
-    if (space instanceof Number) space = Number(space);
-    else if (space instanceof String) space = String(space);
-  }
-  if (typeof space === 'number') return ' '.repeat(Math.max(0, Math.min(10, Math.trunc(space) || 0)));
-  if (typeof space === 'string') return space.slice(0, 10);
-  return '';
-}
 
 /**
  * TextEncoder wrote each lone surrogate of a string input as U+FFFD, and the output
@@ -250,7 +240,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   }
 
   function prettify(input: JsonInput, options?: PrettifyOptions): string | Uint8Array {
-    return reformat(input, indentString(options?.indent ?? 2), 'prettify');
+    return reformat(input, toGap(options?.indent ?? 2), 'prettify');
   }
 
   const navHost: NavHost = {
@@ -304,7 +294,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     canonicalize,
     minify: minify as Codec['minify'],
     prettify: prettify as Codec['prettify'],
-    ...createSerializer(wasm, memory),
+    ...createSerializer(wasm),
   };
 }
 

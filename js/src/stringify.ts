@@ -9,7 +9,6 @@
 // crossing per batch, never one per value.
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
-import type { Memory } from './memory.js';
 
 /** JSON.stringify's replacer: a function (holder, key, value), or a list of property names. */
 export type Replacer = ((this: any, key: string, value: any) => any) | readonly (string | number)[] | null;
@@ -131,10 +130,7 @@ class Writer {
   active = 0;
   private idle: Session | undefined;
 
-  constructor(
-    readonly wasm: Exports,
-    readonly memory: Memory,
-  ) {}
+  constructor(readonly wasm: Exports) {}
 
   /** The shape of key list `keys` (outermost calls only: its ids may be defined by the caller). */
   shape(keys: readonly string[]): Shape {
@@ -256,7 +252,9 @@ class Writer {
       throw new Error(`wasmjson: internal error ${status} from wj_write`);
     }
     s.begin = 0;
-    this.pendingKeys.length = 0;
+    // The outermost call's new keys have reached wasm. (A nested call defines none, and
+    // must not forget the outer call's: they may still wait in its unsent batch.)
+    if (this.active === 1) this.pendingKeys.length = 0;
   }
 
   /** The finished document as a string. */
@@ -709,7 +707,8 @@ function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): st
 }
 
 /** JSON.stringify's gap from its space argument. */
-function toGap(space: unknown): string {
+/** JSON.stringify's rule for its space argument (also prettify's indent). */
+export function toGap(space: unknown): string {
   if (typeof space === 'object' && space !== null) {
     if (hasSlot(numberValueOf, space)) space = Number(space);
     else if (hasSlot(stringValueOf, space)) space = String(space);
@@ -807,8 +806,8 @@ export interface Serializer {
 }
 
 /** stringify() and encode() over one wasm instance. */
-export function createSerializer(wasm: WasmExports, memory: Memory): Serializer {
-  const w = new Writer(wasm as Exports, memory);
+export function createSerializer(wasm: WasmExports): Serializer {
+  const w = new Writer(wasm as Exports);
   const text = (s: Session) => w.text(s);
   const bytes = (s: Session) => w.bytes(s);
   return {

@@ -562,6 +562,15 @@ for (const flavor of FLAVORS) {
       expect(() => codec.stringify(value)).toThrow(boom);
       expect(codec.stringify({ freshKeyOne: 2, freshKeyTwo: 3 })).toBe('{"freshKeyOne":2,"freshKeyTwo":3}');
       expect(() => codec.stringify({ k: 1 }, () => { throw boom; })).toThrow(boom);
+      // A nested call flushes its own batches, then the outer call throws: keys the outer
+      // call gave ids in its unsent batch must be forgotten all the same.
+      const nestedThenThrow = {
+        keyOnlyHereAlpha: 1,
+        keyOnlyHereBeta: { toJSON: () => codec.stringify({ inner: [1, 'x'] }) },
+        last: { toJSON: () => { throw boom; } },
+      };
+      expect(() => codec.stringify(nestedThenThrow)).toThrow(boom);
+      expect(codec.stringify({ keyOnlyHereAlpha: 2, keyOnlyHereBeta: 3 })).toBe('{"keyOnlyHereAlpha":2,"keyOnlyHereBeta":3}');
       // Errors from nested calls caught by the outer call's user code.
       const outer = { a: { toJSON: () => { try { return codec.stringify({ nestedKey: 1n }); } catch (e) { return (e as Error).message; } } }, nestedKey: 'x' };
       expect(codec.stringify(outer)).toBe(JSON.stringify({ a: 'Do not know how to serialize a BigInt', nestedKey: 'x' }));
