@@ -19,29 +19,27 @@ enum parse_flags : uint32_t {
   kByteOffsets = 1u << 4,
 };
 
-// Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
-template <class Kernel>
-result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
-             key_table& keys, shape_table& shapes) {
-  out.clear();
-  size_t start = bom_length(data, len, flags);
-  bool intern = !(flags & kNoKeyInterning);
-  if (flags & kWithSource) {
-    tape_writer<true> sink(out, keys, shapes, intern);
-    reader<Kernel, tape_writer<true>> r(data, len, sink, stack, start);
-    if (flags & kSingleValue) r.stop_after_value();
-    if (flags & kByteOffsets) r.positions_in_bytes();
-    result res = r.run();
-    out.saw_replacement = r.saw_replacement();
-    return res;
-  }
-  tape_writer<false> sink(out, keys, shapes, intern);
-  reader<Kernel, tape_writer<false>> r(data, len, sink, stack, start);
+namespace detail {
+template <class Kernel, bool WithSource>
+result parse_with(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
+                  key_table& keys, shape_table& shapes) {
+  tape_writer<WithSource> sink(out, keys, shapes, !(flags & kNoKeyInterning));
+  reader<Kernel, tape_writer<WithSource>> r(data, len, sink, stack, bom_length(data, len, flags));
   if (flags & kSingleValue) r.stop_after_value();
   if (flags & kByteOffsets) r.positions_in_bytes();
   result res = r.run();
   out.saw_replacement = r.saw_replacement();
   return res;
+}
+}  // namespace detail
+
+// Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
+template <class Kernel>
+result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
+             key_table& keys, shape_table& shapes) {
+  out.clear();
+  return (flags & kWithSource) ? detail::parse_with<Kernel, true>(data, len, flags, stack, out, keys, shapes)
+                               : detail::parse_with<Kernel, false>(data, len, flags, stack, out, keys, shapes);
 }
 
 }  // namespace wasmjson

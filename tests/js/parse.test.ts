@@ -1,6 +1,7 @@
 // parse(text, reviver?): a drop-in for JSON.parse. Every property is checked against the
 // engine's own JSON.parse (Node's V8 in the node project, Chromium's V8 in the browser
 // project), in both kernel flavors, from strings and from UTF-8 bytes.
+import { attempt, type Outcome } from './support/outcome.js';
 import { describe, expect, it } from 'vitest';
 import { JsonSyntaxError, parse as exportedParse, type Codec } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
@@ -21,15 +22,6 @@ type ParseFn = (text: unknown, reviver?: unknown) => any;
 const encoder = new TextEncoder();
 const utf8 = (s: string) => encoder.encode(s);
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-function attempt(fn: () => unknown): Outcome {
-  try {
-    return { ok: true, value: fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
 
 /** The standard error class (SyntaxError, TypeError, ...) and message of a thrown value. */
 function errorShape(e: unknown): string {

@@ -2,6 +2,7 @@
 // JSON.stringify, checked against the engine's own (Node's V8 in the node project,
 // Chromium's in the browser project), in both kernel flavors. encode() must give
 // exactly TextEncoder's bytes of the same text.
+import { attempt, type Outcome } from './support/outcome.js';
 import { describe, expect, it } from 'vitest';
 import { encode as exportedEncode, stringify as exportedStringify, type Codec } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
@@ -13,15 +14,6 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
 const LONG = env?.WASMJSON_LONG === '1';
 const rawJSON = (JSON as { rawJSON?: (text: string) => object }).rawJSON;
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-function attempt(fn: () => unknown): Outcome {
-  try {
-    return { ok: true, value: fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
 
 function describeError(e: unknown): string {
   return e instanceof Error ? `${e.constructor.name}: ${e.message}` : `thrown ${String(e)}`;
