@@ -78,7 +78,7 @@ TYPED_TEST(ValidateTest, RejectsWithCodeAndOffset) {
       {"[\"a\xff\"]"sv, error_code::invalid_utf8, 3},
       {"\xc3\xa9"sv, error_code::unexpected_character, 0},
       {"[1,\xff]"sv, error_code::invalid_utf8, 3},
-      {"\xff\xfe1\x00"sv, error_code::invalid_utf8, 0},
+      {"\xff\xfe" "1\x00"sv, error_code::invalid_utf8, 0},
       {"{\xed\xa0\x80}"sv, error_code::invalid_utf8, 1},
       {"[1]\x00"sv, error_code::trailing_content, 3},
   };
