@@ -37,22 +37,20 @@ inline const uint8_t* skip_ws(const uint8_t* p) {
   return p;
 }
 
-// Past the closing quote of the string whose opening quote is at p, or nullptr.
+// Past the closing quote of the string whose opening quote is at p, or nullptr. Only
+// quotes and backslashes matter here (the content is not checked), and the zero padding
+// does not stop the scan, so the end is checked after every chunk.
 template <class Kernel>
 const uint8_t* skip_string(cursor& c, const uint8_t* p, bool* escaped = nullptr) {
   ++p;
   for (;;) {
-    size_t i = Kernel::string_stop(p);
+    size_t i = Kernel::quote_stop(p);
     p += i;
-    if (i == Kernel::width) continue;
     if (p >= c.end) return c.fail(error_code::unterminated_string, p), nullptr;
+    if (i == Kernel::width) continue;
     if (*p == '"') return p + 1;
-    if (*p == '\\') {
-      if (escaped) *escaped = true;
-      p += 2;
-      continue;
-    }
-    ++p;  // control or non-ASCII byte: not checked here
+    if (escaped) *escaped = true;
+    p += 2;  // a backslash and the byte it escapes
   }
 }
 
@@ -64,7 +62,12 @@ const uint8_t* skip_value(cursor& c, const uint8_t* p) {
   if (ch == '{' || ch == '[') {
     size_t depth = 0;
     for (;;) {
+      // The kernel jumps to the next quote or bracket; the zero padding does not stop it,
+      // so the end is checked after every chunk (a chunk is shorter than the padding).
+      size_t i = Kernel::structural_stop(p);
+      p += i;
       if (p >= c.end) return c.fail(error_code::unexpected_end, p), nullptr;
+      if (i == Kernel::width) continue;
       switch (*p) {
         case '"':
           p = skip_string<Kernel>(c, p);
@@ -74,11 +77,8 @@ const uint8_t* skip_value(cursor& c, const uint8_t* p) {
         case '[':
           ++depth;
           break;
-        case '}':
-        case ']':
+        default:  // '}' or ']'
           if (--depth == 0) return p + 1;
-          break;
-        default:
           break;
       }
       ++p;

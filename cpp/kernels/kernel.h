@@ -17,6 +17,13 @@
 //   // Index in [0, width] of the first byte that is not ASCII (>= 0x80).
 //   static size_t ascii_stop(const uint8_t* p);
 //
+//   // Index in [0, width] of the first '"', '[', ']', '{' or '}' (skipping a value
+//   // without reading it: cpp/core/navigate.h).
+//   static size_t structural_stop(const uint8_t* p);
+//
+//   // Index in [0, width] of the first '"' or '\\' (skipping a string's content).
+//   static size_t quote_stop(const uint8_t* p);
+//
 //   // The serializer's clean-run copy (cpp/core/writer_escape.h): stores p[0..width) to
 //   // out[0..width) whatever the bytes are, and returns string_stop(p).
 //   static size_t copy_string_run(const uint8_t* p, uint8_t* out);

@@ -18,6 +18,11 @@ struct scalar_kernel {
     return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
   }
   static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
+  static inline size_t quote_stop(const uint8_t* p) { return (*p == '"' || *p == '\\') ? 0 : 1; }
+  static inline size_t structural_stop(const uint8_t* p) {
+    uint8_t c = *p;
+    return (c == '"' || c == '[' || c == ']' || c == '{' || c == '}') ? 0 : 1;
+  }
 
   static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
     *out = *p;

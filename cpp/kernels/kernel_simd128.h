@@ -41,6 +41,20 @@ struct simd128_kernel {
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
   }
+  static inline size_t quote_stop(const uint8_t* p) {
+    v128_t v = wasm_v128_load(p);
+    v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));
+    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(hits)));
+  }
+  static inline size_t structural_stop(const uint8_t* p) {
+    v128_t v = wasm_v128_load(p);
+    // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
+    v128_t folded = wasm_v128_or(v, wasm_i8x16_splat(0x20));
+    v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')),
+                               wasm_v128_or(wasm_i8x16_eq(folded, wasm_i8x16_splat('{')),
+                                            wasm_i8x16_eq(folded, wasm_i8x16_splat('}'))));
+    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(hits)));
+  }
 
   static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
     v128_t v = wasm_v128_load(p);

@@ -48,6 +48,16 @@ struct swar64_kernel {
     return first(~ws & kHigh);
   }
   static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
+  static inline size_t quote_stop(const uint8_t* p) {
+    uint64_t x = load(p);
+    return first(eq(x, '"') | eq(x, '\\'));
+  }
+  static inline size_t structural_stop(const uint8_t* p) {
+    uint64_t x = load(p);
+    // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
+    uint64_t folded = x | (kOnes * 0x20);
+    return first(eq(x, '"') | eq(folded, '{') | eq(folded, '}'));
+  }
 
   static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
     std::memcpy(out, p, 8);

@@ -24,6 +24,8 @@ void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::string_stop(p), reference(p, K::width, scalar_kernel::string_stop));
   ASSERT_EQ(K::whitespace_stop(p), reference(p, K::width, scalar_kernel::whitespace_stop));
   ASSERT_EQ(K::ascii_stop(p), reference(p, K::width, scalar_kernel::ascii_stop));
+  ASSERT_EQ(K::structural_stop(p), reference(p, K::width, scalar_kernel::structural_stop));
+  ASSERT_EQ(K::quote_stop(p), reference(p, K::width, scalar_kernel::quote_stop));
 }
 
 TYPED_TEST(KernelTest, EveryByteInEveryLane) {
@@ -43,7 +45,8 @@ TYPED_TEST(KernelTest, EveryByteInEveryLane) {
 TYPED_TEST(KernelTest, RandomChunks) {
   using K = TypeParam;
   std::mt19937_64 rng(42);
-  const uint8_t alphabet[] = {'a', ' ', '\n', '\r', '\t', '"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'z'};
+  const uint8_t alphabet[] = {'a', ' ', '\n', '\r', '\t', '"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'z',
+                              '[', ']', '{', '}', 0x5A, 0xDB, 0xFB};
   for (int round = 0; round < 200000; ++round) {
     uint8_t chunk[32];
     for (auto& c : chunk) c = alphabet[rng() % sizeof(alphabet)];
