@@ -368,19 +368,13 @@ class reader {
     return p;
   }
 
-  // Eight digits at a time (the fast_float test), then one at a time.
+  // A chunk of digits per kernel call. Long runs are rare; the first call usually ends it.
   static const uint8_t* skip_digits(const uint8_t* p) {
     for (;;) {
-      uint64_t x;
-      __builtin_memcpy(&x, p, 8);
-      if ((((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
-           0x3333333333333333ULL))
-        p += 8;
-      else
-        break;
+      size_t i = Kernel::digit_stop(p);
+      p += i;
+      if (i < Kernel::width) return p;
     }
-    while (detail::is_digit(*p)) ++p;
-    return p;
   }
 
   const uint8_t* begin_;

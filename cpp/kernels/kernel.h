@@ -21,6 +21,9 @@
 //   // without reading it: cpp/core/navigate.h).
 //   static size_t structural_stop(const uint8_t* p);
 //
+//   // Index in [0, width] of the first byte that is not an ASCII digit.
+//   static size_t digit_stop(const uint8_t* p);
+//
 //   // Index in [0, width] of the first '"' or '\\' (skipping a string's content).
 //   static size_t quote_stop(const uint8_t* p);
 //

@@ -18,6 +18,7 @@ struct scalar_kernel {
     return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
   }
   static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
+  static inline size_t digit_stop(const uint8_t* p) { return static_cast<uint8_t>(*p - '0') < 10 ? 1 : 0; }
   static inline size_t quote_stop(const uint8_t* p) { return (*p == '"' || *p == '\\') ? 0 : 1; }
   static inline size_t structural_stop(const uint8_t* p) {
     uint8_t c = *p;

@@ -41,6 +41,10 @@ struct simd128_kernel {
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
   }
+  static inline size_t digit_stop(const uint8_t* p) {
+    v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
+    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))));
+  }
   static inline size_t quote_stop(const uint8_t* p) {
     v128_t v = wasm_v128_load(p);
     v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));

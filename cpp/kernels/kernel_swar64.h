@@ -48,6 +48,17 @@ struct swar64_kernel {
     return first(~ws & kHigh);
   }
   static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
+  static inline size_t digit_stop(const uint8_t* p) {
+    // Eight digits at once (fast_float's test); short runs, the common case in JSON
+    // numbers, measured faster byte by byte than with a full SWAR mask in wasm.
+    uint64_t x = load(p);
+    if ((((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
+         0x3333333333333333ULL))
+      return 8;
+    size_t i = 0;
+    while (static_cast<uint8_t>(p[i] - '0') < 10) ++i;
+    return i;
+  }
   static inline size_t quote_stop(const uint8_t* p) {
     uint64_t x = load(p);
     return first(eq(x, '"') | eq(x, '\\'));

@@ -26,12 +26,13 @@ void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::ascii_stop(p), reference(p, K::width, scalar_kernel::ascii_stop));
   ASSERT_EQ(K::structural_stop(p), reference(p, K::width, scalar_kernel::structural_stop));
   ASSERT_EQ(K::quote_stop(p), reference(p, K::width, scalar_kernel::quote_stop));
+  ASSERT_EQ(K::digit_stop(p), reference(p, K::width, scalar_kernel::digit_stop));
 }
 
 TYPED_TEST(KernelTest, EveryByteInEveryLane) {
   using K = TypeParam;
   // Backgrounds: plain text (no stops) and whitespace (no whitespace stop).
-  for (uint8_t background : {uint8_t('a'), uint8_t(' '), uint8_t('\t')}) {
+  for (uint8_t background : {uint8_t('a'), uint8_t(' '), uint8_t('\t'), uint8_t('5')}) {
     for (size_t lane = 0; lane < K::width; ++lane) {
       for (int b = 0; b < 256; ++b) {
         std::vector<uint8_t> chunk(K::width + 16, background);
@@ -46,7 +47,7 @@ TYPED_TEST(KernelTest, RandomChunks) {
   using K = TypeParam;
   std::mt19937_64 rng(42);
   const uint8_t alphabet[] = {'a', ' ', '\n', '\r', '\t', '"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'z',
-                              '[', ']', '{', '}', 0x5A, 0xDB, 0xFB};
+                              '[', ']', '{', '}', 0x5A, 0xDB, 0xFB, '0', '5', '9', '/', ':', 0xFA, 0x3F, '7'};
   for (int round = 0; round < 200000; ++round) {
     uint8_t chunk[32];
     for (auto& c : chunk) c = alphabet[rng() % sizeof(alphabet)];
