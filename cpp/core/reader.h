@@ -309,6 +309,15 @@ class reader {
       do {
         size_t n;
         uint8_t lead = *p;
+        // Runs of 2-byte sequences (Cyrillic, Greek, Latin accents, ...) a chunk at a time.
+        if (static_cast<uint8_t>(lead - 0xC2) < 0x1E) {
+          size_t run = Kernel::two_byte_run(p);
+          if (run) {
+            p += run;
+            delta16_ += (run >> 1) & utf16_mask_;
+            continue;
+          }
+        }
         // The two common cases inline (2-byte: Latin, Greek, Cyrillic, ...; 3-byte with
         // an unrestricted second byte: most of the BMP). A continuation byte past the end
         // would be padding (zero), which fails the check, so no bounds test is needed.

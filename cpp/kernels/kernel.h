@@ -21,6 +21,10 @@
 //   // without reading it: cpp/core/navigate.h).
 //   static size_t structural_stop(const uint8_t* p);
 //
+//   // Bytes at p that are well-formed 2-byte UTF-8 sequences (lead C2..DF, then a
+//   // continuation byte), one after another from p: 0, 2, 4, ... up to width.
+//   static size_t two_byte_run(const uint8_t* p);
+//
 //   // Index in [0, width] of the first byte that is not an ASCII digit.
 //   static size_t digit_stop(const uint8_t* p);
 //

@@ -18,6 +18,9 @@ struct scalar_kernel {
     return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
   }
   static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
+  static inline size_t two_byte_run(const uint8_t* p) {
+    return (static_cast<uint8_t>(p[0] - 0xC2) < 0x1E && (p[1] & 0xC0) == 0x80) ? 2 : 0;
+  }
   static inline size_t digit_stop(const uint8_t* p) { return static_cast<uint8_t>(*p - '0') < 10 ? 1 : 0; }
   static inline size_t quote_stop(const uint8_t* p) { return (*p == '"' || *p == '\\') ? 0 : 1; }
   static inline size_t structural_stop(const uint8_t* p) {

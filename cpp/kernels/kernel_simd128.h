@@ -41,6 +41,16 @@ struct simd128_kernel {
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
   }
+  static inline size_t two_byte_run(const uint8_t* p) {
+    v128_t v = wasm_v128_load(p);
+    // Leads C2..DF: (v - 0xC2) < 0x1E unsigned. Continuations: top bits 10.
+    uint32_t lead = wasm_i8x16_bitmask(wasm_u8x16_lt(wasm_i8x16_sub(v, wasm_i8x16_splat(0xC2 - 256)), wasm_i8x16_splat(0x1E)));
+    uint32_t cont = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_and(v, wasm_i8x16_splat(0xC0 - 256)), wasm_i8x16_splat(0x80 - 256)));
+    // Pair k (bytes 2k, 2k+1) is good when byte 2k leads and byte 2k+1 continues.
+    uint32_t good = lead & (cont >> 1) & 0x5555u;
+    uint32_t bad = ~good & 0x5555u;
+    return bad ? static_cast<size_t>(__builtin_ctz(bad)) : width;
+  }
   static inline size_t digit_stop(const uint8_t* p) {
     v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))));

@@ -48,6 +48,11 @@ struct swar64_kernel {
     return first(~ws & kHigh);
   }
   static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
+  static inline size_t two_byte_run(const uint8_t* p) {
+    size_t i = 0;
+    while (i < width && static_cast<uint8_t>(p[i] - 0xC2) < 0x1E && (p[i + 1] & 0xC0) == 0x80) i += 2;
+    return i;
+  }
   static inline size_t digit_stop(const uint8_t* p) {
     // Eight digits at once (fast_float's test); short runs, the common case in JSON
     // numbers, measured faster byte by byte than with a full SWAR mask in wasm.

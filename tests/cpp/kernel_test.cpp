@@ -27,6 +27,9 @@ void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::structural_stop(p), reference(p, K::width, scalar_kernel::structural_stop));
   ASSERT_EQ(K::quote_stop(p), reference(p, K::width, scalar_kernel::quote_stop));
   ASSERT_EQ(K::digit_stop(p), reference(p, K::width, scalar_kernel::digit_stop));
+  size_t run = 0;
+  while (run < K::width && scalar_kernel::two_byte_run(p + run)) run += 2;
+  ASSERT_EQ(K::two_byte_run(p), run);
 }
 
 TYPED_TEST(KernelTest, EveryByteInEveryLane) {
@@ -47,7 +50,7 @@ TYPED_TEST(KernelTest, RandomChunks) {
   using K = TypeParam;
   std::mt19937_64 rng(42);
   const uint8_t alphabet[] = {'a', ' ', '\n', '\r', '\t', '"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'z',
-                              '[', ']', '{', '}', 0x5A, 0xDB, 0xFB, '0', '5', '9', '/', ':', 0xFA, 0x3F, '7'};
+                              '[', ']', '{', '}', 0x5A, 0xDB, 0xFB, '0', '5', '9', '/', ':', 0xFA, 0x3F, '7', 0xC2, 0xD0, 0xDF, 0xC1, 0xE0, 0x80, 0xBF};
   for (int round = 0; round < 200000; ++round) {
     uint8_t chunk[32];
     for (auto& c : chunk) c = alphabet[rng() % sizeof(alphabet)];
