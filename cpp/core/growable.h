@@ -29,6 +29,12 @@ class growable {
   }
   // Callers reserve first.
   void push_unchecked(T v) { data_[size_++] = v; }
+  // False when memory could not grow.
+  bool push(T v) {
+    if (!reserve_more(1)) return false;
+    push_unchecked(v);
+    return true;
+  }
   T* end_ptr() { return data_ + size_; }
   void advance(size_t n) { size_ += n; }
 
@@ -38,6 +44,7 @@ class growable {
 
   T* data() const { return data_; }
   size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   void clear() { size_ = 0; }
 
  private:

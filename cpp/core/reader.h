@@ -102,7 +102,7 @@ class reader {
         p = skip_whitespace(p + 1);
         if (*p == '}') {
           ++p;
-          stack_.pop();
+          stack_.pop_back();
           if (!sink_.end_object()) return oom(p);
           goto after_value;
         }
@@ -113,7 +113,7 @@ class reader {
         p = skip_whitespace(p + 1);
         if (*p == ']') {
           ++p;
-          stack_.pop();
+          stack_.pop_back();
           if (!sink_.end_array()) return oom(p);
           goto after_value;
         }
@@ -167,7 +167,7 @@ class reader {
   after_value:
     if (stack_.empty()) goto document_end;
     p = skip_whitespace(p);
-    if (stack_.top() == kObject) {
+    if (stack_.back() == kObject) {
       if (*p == ',') {
         p = skip_whitespace(p + 1);
         if (*p != '"') return fail(error_code::expected_property_name, p);
@@ -175,7 +175,7 @@ class reader {
       }
       if (*p == '}') {
         ++p;
-        stack_.pop();
+        stack_.pop_back();
         if (!sink_.end_object()) return oom(p);
         goto after_value;
       }
@@ -187,7 +187,7 @@ class reader {
     }
     if (*p == ']') {
       ++p;
-      stack_.pop();
+      stack_.pop_back();
       if (!sink_.end_array()) return oom(p);
       goto after_value;
     }
