@@ -29,9 +29,14 @@ class key_table {
   // Clears the table when it is (nearly) full; returns true when it did, so JS can drop
   // its strings too. Called only between documents.
   bool nearly_full() const { return count_ + 256 >= kMaxKeys || arena_used_ + 16 * 1024 >= kArenaBytes; }
+  // Clears only what was used: the slot of each id and next_[0..count_] (next_ is only
+  // ever written at a previous id + 1 or 0). A failed parse resets the table, so this
+  // must not cost a sweep of the whole (256 KiB) table.
   void reset() {
-    if (slots_) std::memset(slots_, 0, sizeof(slot) * kSlots);
-    if (next_) std::memset(next_, 0, sizeof(uint32_t) * (kMaxKeys + 1));
+    if (slots_) {
+      for (uint32_t id = 0; id < count_; ++id) slots_[slot_of_id_[id]] = slot{};
+      std::memset(next_, 0, sizeof(uint32_t) * (count_ + 1));
+    }
     count_ = 0;
     arena_used_ = 0;
   }

@@ -28,9 +28,13 @@ class shape_table {
   }
 
   bool nearly_full() const { return count_ + 1024 >= kMaxNodes; }
+  // Clears only what was used: the edge slot of each node made since the last reset
+  // (a failed parse resets the table, so this must not sweep all of it), and the root.
   void reset() {
-    if (edges_) std::memset(edges_, 0, sizeof(edge) * kSlots);
-    if (nodes_) std::memset(nodes_, 0, sizeof(node));
+    if (edges_) {
+      for (uint32_t i = 1; i < count_; ++i) edges_[nodes_[i].edge_slot] = edge{};
+      nodes_[0] = node{};
+    }
     count_ = 1;
   }
 
@@ -49,7 +53,7 @@ class shape_table {
         if (count_ >= kMaxNodes) return kNone;
         uint32_t child = count_++;
         e = {from, key_id, child};
-        nodes_[child] = {0, 0, n.depth + 1};
+        nodes_[child] = {0, 0, n.depth + 1, i};
         remember(from, key_id, child);
         return child;
       }
@@ -71,6 +75,7 @@ class shape_table {
     uint32_t last_key;
     uint32_t last_child;
     uint32_t depth;
+    uint32_t edge_slot;  // the slot in edges_ of the edge that leads here
   };
   void remember(uint32_t from, uint32_t key_id, uint32_t child) {
     nodes_[from].last_key = key_id;

@@ -9,7 +9,10 @@
 //     bytes as minify;
 //   - navigation (root, entries of every container on the first path, children by index)
 //     never reads out of bounds and never crashes on any input.
-// Each kernel keeps its key and shape tables across runs, as the wasm boundary does.
+// Each kernel keeps its key and shape tables across runs, as the wasm boundary does; every
+// other scratch buffer is reused across runs too (only buffers handed to a reader as its
+// input are allocated per run, at their exact padded size, so AddressSanitizer sees any
+// read past the padding).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -71,7 +74,9 @@ bool same_tape(const tape_buffers& a, const tape_buffers& b) {
          a.utf16.size() == b.utf16.size() && std::memcmp(a.utf16.data(), b.utf16.data(), a.utf16.size() * 2) == 0;
 }
 
-state g_scalar, g_swar, g_simd;
+state g_scalar, g_swar, g_simd, g_again;
+byte_stack g_stack;
+growable<uint8_t> g_min1, g_min2, g_pretty, g_first, g_line, g_scratch;
 
 std::vector<uint8_t> padded(const uint8_t* p, size_t n) {
   std::vector<uint8_t> v(n + kPadding, 0);
@@ -85,7 +90,7 @@ void navigate_everything(const uint8_t* buf, size_t len) {
   c.begin = buf;
   c.end = buf + len;
   const uint8_t* p = nav::skip_ws(buf);
-  growable<uint8_t> scratch;
+  growable<uint8_t>& scratch = g_scratch;
   for (int depth = 0; depth < 64 && p < c.end && c.code == error_code::ok; ++depth) {
     nav::kind k = nav::kind_at(p);
     if (k == nav::kind::scalar) {
@@ -119,8 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fail("kernels disagree on the result", data, size);
   if (rs.ok() && (!same_tape(g_scalar.tape, g_swar.tape) || !same_tape(g_scalar.tape, g_simd.tape)))
     fail("kernels wrote different tapes", data, size);
-  byte_stack vs;
-  result val = validate<simd128_kernel>(buf, size, kSkipBom, vs);
+  result val = validate<simd128_kernel>(buf, size, kSkipBom, g_stack);
   if (val.code != rs.code || val.offset != rs.offset) fail("parse and validate disagree", data, size);
 
   // With source ranges and without interning: same verdict.
@@ -133,8 +137,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!rs.ok()) return 0;
 
   // Reformat round trips.
-  byte_stack stack;
-  growable<uint8_t> min1, min2, pretty, first, line;
+  byte_stack& stack = g_stack;
+  growable<uint8_t>&min1 = g_min1, &min2 = g_min2, &pretty = g_pretty, &first = g_first, &line = g_line;
   const uint8_t indent[] = {' ', ' '};
   if (!reformat<simd128_kernel>(buf, size, kSkipBom, nullptr, 0, stack, min1, first, line).ok())
     fail("valid input does not minify", data, size);
@@ -149,7 +153,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       min2.size() != min1.size() || std::memcmp(min1.data(), min2.data(), min1.size()) != 0)
     fail("prettify then minify differs from minify", data, size);
   // The minified text parses to the same values (offsets differ, so compare numbers and strings).
-  state again;
+  state& again = g_again;
   result ra;
   fresh_parse<simd128_kernel>(again, m1.data(), min1.size(), 0, ra);
   if (!ra.ok()) fail("minified text does not parse", data, size);
