@@ -15,18 +15,7 @@ class growable {
   ~growable() { std::free(data_); }
 
   // Makes room for n more values; false when memory cannot grow.
-  bool reserve_more(size_t n) {
-    if (size_ + n <= capacity_) return true;
-    size_t cap = capacity_ ? capacity_ : 1024;
-    // Doubling while small; 1.5x past 64 MiB, so a huge document's buffers leave room in
-    // the 4 GiB address space for the realloc copy.
-    while (cap < size_ + n) cap += cap * sizeof(T) < (size_t{64} << 20) ? cap : cap / 2;
-    void* p = std::realloc(data_, cap * sizeof(T));
-    if (!p) return false;
-    data_ = static_cast<T*>(p);
-    capacity_ = cap;
-    return true;
-  }
+  bool reserve_more(size_t n) { return size_ + n <= capacity_ || grow(n); }
   // Callers reserve first.
   void push_unchecked(T v) { data_[size_++] = v; }
   // False when memory could not grow.
@@ -48,6 +37,19 @@ class growable {
   void clear() { size_ = 0; }
 
  private:
+  // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.
+  __attribute__((noinline)) bool grow(size_t n) {
+    size_t cap = capacity_ ? capacity_ : 1024;
+    // Doubling while small; 1.5x past 64 MiB, so a huge document's buffers leave room in
+    // the 4 GiB address space for the realloc copy.
+    while (cap < size_ + n) cap += cap * sizeof(T) < (size_t{64} << 20) ? cap : cap / 2;
+    void* p = std::realloc(data_, cap * sizeof(T));
+    if (!p) return false;
+    data_ = static_cast<T*>(p);
+    capacity_ = cap;
+    return true;
+  }
+
   T* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;

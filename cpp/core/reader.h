@@ -21,6 +21,13 @@
 #include "error.h"
 #include "utf8.h"
 
+// The per-token readers are small and called from one place each: inlined into run(),
+// the string and number loops keep their state in locals instead of going through a
+// call with the span in memory (measured in wasm: see the commit that added this).
+#define WASMJSON_INLINE inline __attribute__((always_inline))
+// Failure paths stay out of line, away from the hot loops.
+#define WASMJSON_COLD __attribute__((noinline, cold))
+
 namespace wasmjson {
 
 // A string's content between its quotes, still escaped. The *16 fields are the same
@@ -92,31 +99,39 @@ class reader {
     const uint8_t* p = start_;
     stack_.clear();
     enum : uint8_t { kArray = 0, kObject = 1 };
+    // The innermost open container and the nesting depth, kept in locals: the hot
+    // after-value step tests these without a load from the stack.
+    uint8_t top = kArray;
+    size_t depth = 0;
 
     p = skip_whitespace(p);
 
   value:
     switch (*p) {
       case '{':
-        if (!stack_.push(kObject) || !sink_.begin_object(pos16(p))) return oom(p);
+        if (!sink_.begin_object(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == '}') {
           ++p;
-          stack_.pop_back();
           if (!sink_.end_object()) return oom(p);
           goto after_value;
         }
+        if (!stack_.push(top)) return oom(p);
+        top = kObject;
+        ++depth;
         if (*p != '"') return fail(error_code::expected_property_name_or_brace, p);
         goto object_key;
       case '[':
-        if (!stack_.push(kArray) || !sink_.begin_array(pos16(p))) return oom(p);
+        if (!sink_.begin_array(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == ']') {
           ++p;
-          stack_.pop_back();
           if (!sink_.end_array()) return oom(p);
           goto after_value;
         }
+        if (!stack_.push(top)) return oom(p);
+        top = kArray;
+        ++depth;
         goto value;
       case '"': {
         string_span s;
@@ -165,9 +180,9 @@ class reader {
   }
 
   after_value:
-    if (stack_.empty()) goto document_end;
+    if (depth == 0) goto document_end;
     p = skip_whitespace(p);
-    if (stack_.back() == kObject) {
+    if (top == kObject) {
       if (*p == ',') {
         p = skip_whitespace(p + 1);
         if (*p != '"') return fail(error_code::expected_property_name, p);
@@ -175,7 +190,9 @@ class reader {
       }
       if (*p == '}') {
         ++p;
+        top = stack_.back();
         stack_.pop_back();
+        --depth;
         if (!sink_.end_object()) return oom(p);
         goto after_value;
       }
@@ -187,7 +204,9 @@ class reader {
     }
     if (*p == ']') {
       ++p;
+      top = stack_.back();
       stack_.pop_back();
+      --depth;
       if (!sink_.end_array()) return oom(p);
       goto after_value;
     }
@@ -222,7 +241,7 @@ class reader {
   // Every failure funnels through here. As in V8, reaching the end of input (the zero
   // padding) where a value or token was expected is "unexpected end"; the specific
   // errors (expected ':', unterminated string, ...) keep their kind, at the end offset.
-  result fail(error_code code, const uint8_t* p) {
+  WASMJSON_COLD result fail(error_code code, const uint8_t* p) {
     if (p >= end_) {
       if (code == error_code::unexpected_character) code = error_code::unexpected_end;
       p = end_;
@@ -237,7 +256,7 @@ class reader {
 
   // A literal that does not match: the error is at the first differing byte, as V8
   // reports it.
-  result fail_literal(const uint8_t* p, const char* word) {
+  WASMJSON_COLD result fail_literal(const uint8_t* p, const char* word) {
     const uint8_t* q = p;
     while (*word && *q == static_cast<uint8_t>(*word)) ++q, ++word;
     return fail(error_code::unexpected_character, q);
@@ -247,7 +266,7 @@ class reader {
     return p[0] == a && p[1] == b && p[2] == c && p[3] == d;
   }
 
-  const uint8_t* skip_whitespace(const uint8_t* p) const {
+  WASMJSON_INLINE const uint8_t* skip_whitespace(const uint8_t* p) const {
     // Most gaps are empty or one space; only longer runs (indentation) use the kernel.
     if (!detail::is_whitespace(*p)) return p;
     ++p;
@@ -261,7 +280,7 @@ class reader {
 
   // Reads a string starting at its opening quote. Returns the byte after the closing
   // quote, or nullptr after recording the error.
-  const uint8_t* read_string(const uint8_t* p, string_span& s) {
+  WASMJSON_INLINE const uint8_t* read_string(const uint8_t* p, string_span& s) {
     s.begin = ++p;
     s.begin16 = pos16(p);
     s.has_escape = false;
@@ -304,20 +323,20 @@ class reader {
         fail(p >= end_ ? error_code::unterminated_string : error_code::bad_control_character, p);
         return nullptr;
       }
-      // c >= 0x80: validate a run of multi-byte sequences.
+      // c >= 0x80: validate multi-byte sequences, a kernel run at a time where it can.
       s.has_non_ascii = true;
-      do {
-        size_t n;
-        uint8_t lead = *p;
-        // Runs of 2-byte sequences (Cyrillic, Greek, Latin accents, ...) a chunk at a time.
-        if (static_cast<uint8_t>(lead - 0xC2) < 0x1E) {
-          size_t run = Kernel::two_byte_run(p);
-          if (run) {
-            p += run;
-            delta16_ += (run >> 1) & utf16_mask_;
-            continue;
-          }
+      for (;;) {
+        size_t saved;
+        size_t run = Kernel::utf8_run(p, saved);
+        if (run) {
+          // Runs end early at a sequence cut by the chunk's end; the next starts there.
+          p += run;
+          delta16_ += saved & utf16_mask_;
+          continue;
         }
+        uint8_t lead = *p;
+        if (lead < 0x80) break;
+        size_t n;
         // The two common cases inline (2-byte: Latin, Greek, Cyrillic, ...; 3-byte with
         // an unrestricted second byte: most of the BMP). A continuation byte past the end
         // would be padding (zero), which fails the check, so no bounds test is needed.
@@ -339,13 +358,13 @@ class reader {
         p += n;
         // n bytes become one UTF-16 unit, or two (a surrogate pair) for 4-byte sequences.
         delta16_ += (n - 1 - (n == 4)) & utf16_mask_;
-      } while (*p >= 0x80);
+      }
     }
   }
 
   // Reads a number starting at '-' or a digit. Returns the byte after it, or nullptr
   // after recording the error.
-  const uint8_t* read_number(const uint8_t* p, number_span& n) {
+  WASMJSON_INLINE const uint8_t* read_number(const uint8_t* p, number_span& n) {
     using detail::is_digit;
     n.begin = p;
     n.begin16 = pos16(p);
@@ -378,7 +397,7 @@ class reader {
   }
 
   // A chunk of digits per kernel call. Long runs are rare; the first call usually ends it.
-  static const uint8_t* skip_digits(const uint8_t* p) {
+  WASMJSON_INLINE static const uint8_t* skip_digits(const uint8_t* p) {
     for (;;) {
       size_t i = Kernel::digit_stop(p);
       p += i;

@@ -18,8 +18,10 @@ struct scalar_kernel {
     return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;
   }
   static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
-  static inline size_t two_byte_run(const uint8_t* p) {
-    return (static_cast<uint8_t>(p[0] - 0xC2) < 0x1E && (p[1] & 0xC0) == 0x80) ? 2 : 0;
+  // The reference validates one sequence at a time (cpp/core/utf8.h), so no run.
+  static inline size_t utf8_run(const uint8_t*, size_t& saved16) {
+    saved16 = 0;
+    return 0;
   }
   static inline size_t digit_stop(const uint8_t* p) { return static_cast<uint8_t>(*p - '0') < 10 ? 1 : 0; }
   static inline size_t quote_stop(const uint8_t* p) { return (*p == '"' || *p == '\\') ? 0 : 1; }

@@ -15,6 +15,58 @@
 
 namespace wasmjson {
 
+namespace simd128_utf8 {
+
+// UTF-8 validation of a whole chunk by nibble lookups (Keiser and Lemire, "Validating
+// UTF-8 in less than one instruction per byte", 2021): every byte is checked together
+// with the byte before it by three 16-entry tables, whose entries are sets of error
+// kinds; a pair is ill-formed when all three agree on some kind. Third and fourth
+// bytes are checked apart, by looking two and three bytes back. The chunk starts on a
+// character boundary, so the bytes before it count as ASCII.
+enum : uint8_t {
+  kLeadThenNonContinuation = 0x01,  // C0..FF then 00..7F or C0..FF
+  kAsciiThenContinuation = 0x02,    // 00..7F then 80..BF
+  kOverlong3 = 0x04,                // E0 then 80..9F
+  kTooLarge = 0x08,                 // F4..FF then 90..BF
+  kSurrogate = 0x10,                // ED then A0..BF
+  kOverlong2 = 0x20,                // C0, C1 then 80..BF
+  kOverlong4OrTooLarge = 0x40,      // F0 or F5..FF then 80..8F
+  kContinuationPair = 0x80,         // 80..BF then 80..BF (fine only as a 3rd or 4th byte)
+};
+struct utf8_tables {
+  uint8_t first_high[16], first_low[16], second_high[16];
+  constexpr utf8_tables() : first_high(), first_low(), second_high() {
+    for (int n = 0; n < 16; ++n) {
+      // The byte before, by its high nibble.
+      first_high[n] = n < 8    ? kAsciiThenContinuation
+                      : n < 12 ? kContinuationPair
+                      : n == 12 ? kLeadThenNonContinuation | kOverlong2
+                      : n == 13 ? kLeadThenNonContinuation
+                      : n == 14 ? kLeadThenNonContinuation | kOverlong3 | kSurrogate
+                                : kLeadThenNonContinuation | kTooLarge | kOverlong4OrTooLarge;
+      // The byte before, by its low nibble: the kinds that need no particular low
+      // nibble always, the others where the nibble makes the lead byte what they name.
+      uint8_t low = kLeadThenNonContinuation | kAsciiThenContinuation | kContinuationPair;
+      if (n <= 1) low |= kOverlong2;                  // C0, C1
+      if (n == 0) low |= kOverlong3 | kOverlong4OrTooLarge;  // E0, F0
+      if (n >= 4) low |= kTooLarge;                   // F4..FF
+      if (n >= 5) low |= kOverlong4OrTooLarge;        // F5..FF
+      if (n == 13) low |= kSurrogate;                 // ED
+      first_low[n] = low;
+      // This byte, by its high nibble.
+      const uint8_t continuation = kAsciiThenContinuation | kOverlong2 | kContinuationPair;
+      second_high[n] = n < 8    ? kLeadThenNonContinuation
+                       : n == 8 ? continuation | kOverlong3 | kOverlong4OrTooLarge
+                       : n == 9 ? continuation | kOverlong3 | kTooLarge
+                       : n < 12 ? continuation | kSurrogate | kTooLarge
+                                : kLeadThenNonContinuation;
+    }
+  }
+};
+inline constexpr utf8_tables kUtf8{};
+
+}  // namespace simd128_utf8
+
 struct simd128_kernel {
   static constexpr const char* name = "simd128";
   static constexpr size_t width = 16;
@@ -41,15 +93,46 @@ struct simd128_kernel {
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
   }
-  static inline size_t two_byte_run(const uint8_t* p) {
-    v128_t v = wasm_v128_load(p);
-    // Leads C2..DF: (v - 0xC2) < 0x1E unsigned. Continuations: top bits 10.
-    uint32_t lead = wasm_i8x16_bitmask(wasm_u8x16_lt(wasm_i8x16_sub(v, wasm_i8x16_splat(0xC2 - 256)), wasm_i8x16_splat(0x1E)));
-    uint32_t cont = wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_and(v, wasm_i8x16_splat(0xC0 - 256)), wasm_i8x16_splat(0x80 - 256)));
-    // Pair k (bytes 2k, 2k+1) is good when byte 2k leads and byte 2k+1 continues.
-    uint32_t good = lead & (cont >> 1) & 0x5555u;
-    uint32_t bad = ~good & 0x5555u;
-    return bad ? static_cast<size_t>(__builtin_ctz(bad)) : width;
+  static inline size_t utf8_run(const uint8_t* p, size_t& saved16) {
+    const v128_t v = wasm_v128_load(p);
+    const v128_t zero = wasm_i64x2_splat(0);
+    // Stops: '"', '\\', control bytes, and EF (whose U+FFFD the reader must notice).
+    uint32_t stops = wasm_i8x16_bitmask(wasm_v128_or(
+        wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\'))),
+        wasm_v128_or(wasm_u8x16_lt(v, wasm_i8x16_splat(0x20)), wasm_i8x16_eq(v, wasm_i8x16_splat(0xEF - 256)))));
+    size_t stop = first(stops);
+    // prev_k[i] = v[i - k], zero before the chunk.
+    v128_t prev1 = wasm_i8x16_shuffle(zero, v, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+    v128_t prev2 = wasm_i8x16_shuffle(zero, v, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29);
+    v128_t prev3 = wasm_i8x16_shuffle(zero, v, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28);
+    v128_t kinds = wasm_v128_and(
+        wasm_v128_and(wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.first_high), wasm_u8x16_shr(prev1, 4)),
+                      wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.first_low), wasm_v128_and(prev1, wasm_i8x16_splat(0x0F)))),
+        wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.second_high), wasm_u8x16_shr(v, 4)));
+    // 0x80 where this byte must be a 3rd or 4th byte: E0..FF two back, F0..FF three back.
+    v128_t must_continue = wasm_v128_and(
+        wasm_v128_or(wasm_u8x16_sub_sat(prev2, wasm_i8x16_splat(0xE0 - 0x80)),
+                     wasm_u8x16_sub_sat(prev3, wasm_i8x16_splat(0xF0 - 0x80))),
+        wasm_i8x16_splat(0x80 - 256));
+    uint32_t errors = wasm_i8x16_bitmask(wasm_i8x16_ne(wasm_v128_xor(kinds, must_continue), zero));
+    uint32_t before_stop = (1u << stop) - 1;
+    if (errors & before_stop) {
+      saved16 = 0;
+      return 0;  // the caller finds and reports the error one sequence at a time
+    }
+    // A sequence cut by the stop or the chunk's end: end the run at its lead byte.
+    uint32_t lead = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xC0 - 256)));
+    uint32_t lead3 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xE0 - 256)));
+    uint32_t lead4 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xF0 - 256)));
+    size_t end = stop;
+    if ((((lead << 1) | (lead3 << 2) | (lead4 << 3)) >> stop) & 1)
+      end = 31 - static_cast<size_t>(__builtin_clz(lead & before_stop));
+    uint32_t in_run = (1u << end) - 1;
+    uint32_t continuation = wasm_i8x16_bitmask(wasm_i8x16_lt(v, wasm_i8x16_splat(0xC0 - 256)));
+    // Bytes minus UTF-16 units: one per continuation byte, less one per 4-byte sequence
+    // (two units).
+    saved16 = static_cast<size_t>(__builtin_popcount(continuation & in_run) - __builtin_popcount(lead4 & in_run));
+    return end;
   }
   static inline size_t digit_stop(const uint8_t* p) {
     v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));

@@ -2,6 +2,7 @@
 // lane position, and on random chunks.
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "kernels.h"
@@ -19,6 +20,68 @@ size_t reference(const uint8_t* p, size_t width, F stop) {
   return width;
 }
 
+// utf8_run's reference: walks p[0..width) one sequence at a time up to the first stop
+// byte ('"', '\\', control, 0xEF), recording every boundary reached and the UTF-16
+// units saved up to it. `ill_formed` is set when a byte before the stop makes the
+// text ill-formed; a sequence merely cut by the stop or the chunk's end is not.
+struct utf8_walk {
+  std::vector<size_t> boundaries{0};
+  std::vector<size_t> saved{0};
+  bool ill_formed = false;
+};
+
+inline utf8_walk walk_utf8(const uint8_t* p, size_t width) {
+  utf8_walk w;
+  size_t stop = 0;
+  while (stop < width && !(p[stop] == '"' || p[stop] == '\\' || p[stop] < 0x20 || p[stop] == 0xEF)) ++stop;
+  size_t i = 0, saved = 0;
+  while (i < stop) {
+    uint8_t b = p[i];
+    size_t len = b < 0x80 ? 1 : b < 0xC2 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : b < 0xF5 ? 4 : 0;
+    // Where the sequence goes wrong (relative to i), or len when it is well-formed.
+    size_t bad = len;
+    if (len == 0) {
+      bad = b < 0xC0 ? 0 : 1;  // a stray continuation byte; an impossible lead is caught at the next byte
+    } else {
+      for (size_t k = 1; k < len; ++k) {
+        uint8_t lo = 0x80, hi = 0xBF;
+        if (k == 1 && b == 0xE0) lo = 0xA0;
+        if (k == 1 && b == 0xED) hi = 0x9F;
+        if (k == 1 && b == 0xF0) lo = 0x90;
+        if (k == 1 && b == 0xF4) hi = 0x8F;
+        if (p[i + k] < lo || p[i + k] > hi) {
+          bad = k;
+          break;
+        }
+      }
+    }
+    if (bad < len || len == 0) {
+      w.ill_formed = i + bad < stop;
+      return w;
+    }
+    if (i + len > stop) return w;  // cut by the stop or the chunk's end
+    i += len;
+    saved += len - 1 - (len == 4);
+    w.boundaries.push_back(i);
+    w.saved.push_back(saved);
+  }
+  return w;
+}
+
+template <class K>
+void check_utf8_run(const uint8_t* p) {
+  size_t saved = 12345;
+  size_t n = K::utf8_run(p, saved);
+  utf8_walk w = walk_utf8(p, K::width);
+  ASSERT_LE(n, K::width);
+  size_t k = 0;
+  while (k < w.boundaries.size() && w.boundaries[k] != n) ++k;
+  ASSERT_LT(k, w.boundaries.size()) << "run of " << n << " bytes does not end on a boundary of valid text";
+  ASSERT_EQ(saved, w.saved[k]);
+  // SIMD128 promises the longest run, or none when ill-formed text precedes the stop.
+  if (std::is_same_v<K, simd128_kernel>) ASSERT_EQ(n, w.ill_formed ? 0 : w.boundaries.back());
+}
+
 template <class K>
 void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::string_stop(p), reference(p, K::width, scalar_kernel::string_stop));
@@ -27,9 +90,7 @@ void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::structural_stop(p), reference(p, K::width, scalar_kernel::structural_stop));
   ASSERT_EQ(K::quote_stop(p), reference(p, K::width, scalar_kernel::quote_stop));
   ASSERT_EQ(K::digit_stop(p), reference(p, K::width, scalar_kernel::digit_stop));
-  size_t run = 0;
-  while (run < K::width && scalar_kernel::two_byte_run(p + run)) run += 2;
-  ASSERT_EQ(K::two_byte_run(p), run);
+  check_utf8_run<K>(p);
 }
 
 TYPED_TEST(KernelTest, EveryByteInEveryLane) {
@@ -59,6 +120,44 @@ TYPED_TEST(KernelTest, RandomChunks) {
     uint8_t fill = alphabet[rng() % 2];
     for (size_t i = 0; i < run; ++i) chunk[i] = fill;
     check_chunk<K>(chunk);
+  }
+}
+
+// utf8_run on text built from whole characters of every length (and the edges of every
+// range), then sometimes damaged: a byte replaced, dropped or inserted.
+TYPED_TEST(KernelTest, Utf8RunRandomText) {
+  using K = TypeParam;
+  std::mt19937_64 rng(11);
+  const uint32_t points[] = {'a', ' ', 0x7F, 0x80, 0x7FF, 0x800, 0xFFF, 0x1000, 0xD7FF, 0xE000, 0xFFFD, 0xFEFF, 0xFFFF,
+                             0x10000, 0x3FFFF, 0x40000, 0x10FFFF, 0x430, 0x4E2D, 0x1F600, '"', '\\', 0x1F};
+  const uint8_t damage[] = {0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0x9F, 0xA0, '"', 'a'};
+  for (int round = 0; round < 300000; ++round) {
+    std::vector<uint8_t> text;
+    while (text.size() < K::width + 8) {
+      uint32_t cp = rng() % 3 ? points[rng() % (sizeof(points) / sizeof(points[0]))] : static_cast<uint32_t>(rng() % 0x110000);
+      if (cp >= 0xD800 && cp < 0xE000) cp = 'b';
+      if (cp < 0x80) {
+        text.push_back(static_cast<uint8_t>(cp));
+      } else if (cp < 0x800) {
+        text.insert(text.end(), {static_cast<uint8_t>(0xC0 | cp >> 6), static_cast<uint8_t>(0x80 | (cp & 0x3F))});
+      } else if (cp < 0x10000) {
+        text.insert(text.end(), {static_cast<uint8_t>(0xE0 | cp >> 12), static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F)),
+                                 static_cast<uint8_t>(0x80 | (cp & 0x3F))});
+      } else {
+        text.insert(text.end(), {static_cast<uint8_t>(0xF0 | cp >> 18), static_cast<uint8_t>(0x80 | ((cp >> 12) & 0x3F)),
+                                 static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3F)), static_cast<uint8_t>(0x80 | (cp & 0x3F))});
+      }
+    }
+    if (rng() % 2) {
+      size_t at = rng() % (K::width + 4);
+      switch (rng() % 3) {
+        case 0: text[at] = damage[rng() % sizeof(damage)]; break;
+        case 1: text.erase(text.begin() + static_cast<long>(at)); break;
+        default: text.insert(text.begin() + static_cast<long>(at), damage[rng() % sizeof(damage)]); break;
+      }
+    }
+    text.resize(K::width + 16, 'a');
+    check_utf8_run<K>(text.data());
   }
 }
 
