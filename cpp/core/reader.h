@@ -80,13 +80,29 @@ struct escape_table {
 };
 inline constexpr escape_table kEscape{};
 
+// Byte classes tested on hot paths by one load instead of a chain of compares.
+enum : uint8_t { kWhitespaceClass = 1, kNumberTailClass = 2 };
+struct byte_class_table {
+  uint8_t v[256];
+  constexpr byte_class_table() : v() {
+    for (int i = 0; i < 256; ++i) v[i] = 0;
+    v[' '] = v['\n'] = v['\r'] = v['\t'] = kWhitespaceClass;
+    // What may follow a number's integer digits and still belong to the number.
+    v['.'] = v['e'] = v['E'] = kNumberTailClass;
+  }
+};
+inline constexpr byte_class_table kByteClass{};
+
 inline bool is_digit(uint8_t c) { return static_cast<uint8_t>(c - '0') < 10; }
-inline bool is_whitespace(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool is_whitespace(uint8_t c) { return kByteClass.v[c] & kWhitespaceClass; }
 
 }  // namespace detail
 
 template <class Kernel, class Sink>
 class reader {
+  // Sinks that ignore positions (validation) declare it, and UTF-16 tracking compiles away.
+  static constexpr bool kTracksUtf16 = !requires { Sink::kIgnoresPositions; };
+
  public:
   // Offsets are reported relative to `begin`; reading starts at begin + start (past a
   // byte order mark the caller chose to skip).
@@ -98,11 +114,10 @@ class reader {
   result run() {
     const uint8_t* p = start_;
     stack_.clear();
-    enum : uint8_t { kArray = 0, kObject = 1 };
-    // The innermost open container and the nesting depth, kept in locals: the hot
-    // after-value step tests these without a load from the stack.
-    uint8_t top = kArray;
-    size_t depth = 0;
+    // The innermost open container (kNone: the top level), kept in a local: the hot
+    // after-value step tests it without a load from the stack.
+    enum : uint8_t { kArray = 0, kObject = 1, kNone = 2 };
+    uint8_t top = kNone;
 
     p = skip_whitespace(p);
 
@@ -118,7 +133,6 @@ class reader {
         }
         if (!stack_.push(top)) return oom(p);
         top = kObject;
-        ++depth;
         if (*p != '"') return fail(error_code::expected_property_name_or_brace, p);
         goto object_key;
       case '[':
@@ -131,7 +145,6 @@ class reader {
         }
         if (!stack_.push(top)) return oom(p);
         top = kArray;
-        ++depth;
         goto value;
       case '"': {
         string_span s;
@@ -180,9 +193,24 @@ class reader {
   }
 
   after_value:
-    if (depth == 0) goto document_end;
-    p = skip_whitespace(p);
+    // Arrays first: long runs of numbers and other scalars make them the hot case.
+    if (top == kArray) {
+      p = skip_whitespace(p);
+      if (*p == ',') {
+        p = skip_whitespace(p + 1);
+        goto value;
+      }
+      if (*p == ']') {
+        ++p;
+        top = stack_.back();
+        stack_.pop_back();
+        if (!sink_.end_array()) return oom(p);
+        goto after_value;
+      }
+      return fail(error_code::expected_comma_or_bracket, p);
+    }
     if (top == kObject) {
+      p = skip_whitespace(p);
       if (*p == ',') {
         p = skip_whitespace(p + 1);
         if (*p != '"') return fail(error_code::expected_property_name, p);
@@ -192,25 +220,11 @@ class reader {
         ++p;
         top = stack_.back();
         stack_.pop_back();
-        --depth;
         if (!sink_.end_object()) return oom(p);
         goto after_value;
       }
       return fail(error_code::expected_comma_or_brace, p);
     }
-    if (*p == ',') {
-      p = skip_whitespace(p + 1);
-      goto value;
-    }
-    if (*p == ']') {
-      ++p;
-      top = stack_.back();
-      stack_.pop_back();
-      --depth;
-      if (!sink_.end_array()) return oom(p);
-      goto after_value;
-    }
-    return fail(error_code::expected_comma_or_bracket, p);
 
   document_end:
     if (single_value_) return {error_code::ok, pos(p)};
@@ -327,11 +341,11 @@ class reader {
       s.has_non_ascii = true;
       for (;;) {
         size_t saved;
-        size_t run = Kernel::utf8_run(p, saved);
+        size_t run = Kernel::template utf8_run<kTracksUtf16>(p, saved);
         if (run) {
           // Runs end early at a sequence cut by the chunk's end; the next starts there.
           p += run;
-          delta16_ += saved & utf16_mask_;
+          if constexpr (kTracksUtf16) delta16_ += saved & utf16_mask_;
           continue;
         }
         uint8_t lead = *p;
@@ -357,7 +371,7 @@ class reader {
         }
         p += n;
         // n bytes become one UTF-16 unit, or two (a surrogate pair) for 4-byte sequences.
-        delta16_ += (n - 1 - (n == 4)) & utf16_mask_;
+        if constexpr (kTracksUtf16) delta16_ += (n - 1 - (n == 4)) & utf16_mask_;
       }
     }
   }
@@ -379,18 +393,21 @@ class reader {
     } else {
       p = skip_digits(p);
     }
-    if (*p == '.') {
-      ++p;
-      n.is_integer = false;
-      if (!is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
-      p = skip_digits(p);
-    }
-    if ((*p | 0x20) == 'e') {
-      ++p;
-      n.is_integer = false;
-      if (*p == '+' || *p == '-') ++p;
-      if (!is_digit(*p)) return fail(error_code::exponent_missing_number, p), nullptr;
-      p = skip_digits(p);
+    // One class test covers both the fraction and the exponent for integers, the usual case.
+    if (detail::kByteClass.v[*p] & detail::kNumberTailClass) {
+      if (*p == '.') {
+        ++p;
+        n.is_integer = false;
+        if (!is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
+        p = skip_digits(p);
+      }
+      if ((*p | 0x20) == 'e') {
+        ++p;
+        n.is_integer = false;
+        if (*p == '+' || *p == '-') ++p;
+        if (!is_digit(*p)) return fail(error_code::exponent_missing_number, p), nullptr;
+        p = skip_digits(p);
+      }
     }
     n.end = p;
     return p;
@@ -419,6 +436,7 @@ class reader {
 
 // The sink that keeps nothing: reading with it is validation.
 struct null_sink {
+  static constexpr bool kIgnoresPositions = true;
   bool begin_object(size_t) { return true; }
   bool end_object() { return true; }
   bool begin_array(size_t) { return true; }

@@ -24,11 +24,13 @@
 //   // n in [0, width]: p[0..n) is string content read in one step -- complete,
 //   // well-formed UTF-8 sequences with no '"', '\\', control byte or 0xEF (U+FFFD's lead,
 //   // which the reader checks itself) -- starting at p, a character boundary. Sets
-//   // saved16 to n minus the UTF-16 units of p[0..n). A kernel may return less than the
+//   // saved16 to n minus the UTF-16 units of p[0..n) (to 0 when kCount is false:
+//   // callers that ignore positions skip the count). A kernel may return less than the
 //   // longest such run, down to 0; the reader then decodes one sequence itself.
-//   // simd128 returns the longest run, or 0 when a sequence before the first stop byte
-//   // is ill-formed; swar64 only runs of 2-byte sequences; scalar always 0.
-//   static size_t utf8_run(const uint8_t* p, size_t& saved16);
+//   // simd128 returns the longest run, or 0 when the text up to and including the first
+//   // stop byte is ill-formed (a sequence cut short by the stop is ill-formed; one cut
+//   // by the chunk's end is not); swar64 only runs of 2-byte sequences; scalar always 0.
+//   template <bool kCount = true> static size_t utf8_run(const uint8_t* p, size_t& saved16);
 //
 //   // Index in [0, width] of the first byte that is not an ASCII digit.
 //   static size_t digit_stop(const uint8_t* p);

@@ -93,6 +93,7 @@ struct simd128_kernel {
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
   }
+  template <bool kCount = true>
   static inline size_t utf8_run(const uint8_t* p, size_t& saved16) {
     const v128_t v = wasm_v128_load(p);
     const v128_t zero = wasm_i64x2_splat(0);
@@ -115,23 +116,27 @@ struct simd128_kernel {
                      wasm_u8x16_sub_sat(prev3, wasm_i8x16_splat(0xF0 - 0x80))),
         wasm_i8x16_splat(0x80 - 256));
     uint32_t errors = wasm_i8x16_bitmask(wasm_i8x16_ne(wasm_v128_xor(kinds, must_continue), zero));
-    uint32_t before_stop = (1u << stop) - 1;
-    if (errors & before_stop) {
+    // Errors up to and including the stop byte: every stop byte is ASCII or a lead, so an
+    // error flagged on it means the sequence before it is cut short.
+    if (errors & ((2u << stop) - 1)) {
       saved16 = 0;
       return 0;  // the caller finds and reports the error one sequence at a time
     }
-    // A sequence cut by the stop or the chunk's end: end the run at its lead byte.
-    uint32_t lead = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xC0 - 256)));
-    uint32_t lead3 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xE0 - 256)));
-    uint32_t lead4 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xF0 - 256)));
     size_t end = stop;
-    if ((((lead << 1) | (lead3 << 2) | (lead4 << 3)) >> stop) & 1)
-      end = 31 - static_cast<size_t>(__builtin_clz(lead & before_stop));
-    uint32_t in_run = (1u << end) - 1;
-    uint32_t continuation = wasm_i8x16_bitmask(wasm_i8x16_lt(v, wasm_i8x16_splat(0xC0 - 256)));
-    // Bytes minus UTF-16 units: one per continuation byte, less one per 4-byte sequence
-    // (two units).
-    saved16 = static_cast<size_t>(__builtin_popcount(continuation & in_run) - __builtin_popcount(lead4 & in_run));
+    if (stop == width) {
+      // No stop: a sequence may run past the chunk's end. End the run at its lead byte.
+      end -= p[15] >= 0xC0 ? 1 : p[14] >= 0xE0 ? 2 : p[13] >= 0xF0 ? 3 : 0;
+    }
+    if constexpr (kCount) {
+      // Bytes minus UTF-16 units: one per continuation byte, less one per 4-byte
+      // sequence (two units).
+      uint32_t in_run = (1u << end) - 1;
+      uint32_t continuation = wasm_i8x16_bitmask(wasm_i8x16_lt(v, wasm_i8x16_splat(0xC0 - 256)));
+      uint32_t lead4 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xF0 - 256)));
+      saved16 = static_cast<size_t>(__builtin_popcount(continuation & in_run) - __builtin_popcount(lead4 & in_run));
+    } else {
+      saved16 = 0;
+    }
     return end;
   }
   static inline size_t digit_stop(const uint8_t* p) {

@@ -50,10 +50,11 @@ struct swar64_kernel {
   static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
   // Runs of 2-byte sequences only (Cyrillic, Greek, accented Latin, ...): a full UTF-8
   // check in a 64-bit integer costs more than the byte-wise path it would replace.
+  template <bool kCount = true>
   static inline size_t utf8_run(const uint8_t* p, size_t& saved16) {
     size_t i = 0;
     while (i < width && static_cast<uint8_t>(p[i] - 0xC2) < 0x1E && (p[i + 1] & 0xC0) == 0x80) i += 2;
-    saved16 = i >> 1;
+    saved16 = kCount ? i >> 1 : 0;
     return i;
   }
   static inline size_t digit_stop(const uint8_t* p) {

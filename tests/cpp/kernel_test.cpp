@@ -22,8 +22,8 @@ size_t reference(const uint8_t* p, size_t width, F stop) {
 
 // utf8_run's reference: walks p[0..width) one sequence at a time up to the first stop
 // byte ('"', '\\', control, 0xEF), recording every boundary reached and the UTF-16
-// units saved up to it. `ill_formed` is set when a byte before the stop makes the
-// text ill-formed; a sequence merely cut by the stop or the chunk's end is not.
+// units saved up to it. `ill_formed` is set when the text up to and including the stop
+// byte is ill-formed; a sequence merely cut by the chunk's end is not.
 struct utf8_walk {
   std::vector<size_t> boundaries{0};
   std::vector<size_t> saved{0};
@@ -56,7 +56,9 @@ inline utf8_walk walk_utf8(const uint8_t* p, size_t width) {
       }
     }
     if (bad < len || len == 0) {
-      w.ill_formed = i + bad < stop;
+      // A stop byte (ASCII or EF) that cuts a sequence short makes it ill-formed; the
+      // chunk's end does not (the next chunk goes on with the sequence).
+      w.ill_formed = i + bad < stop || (i + bad == stop && stop < width);
       return w;
     }
     if (i + len > stop) return w;  // cut by the stop or the chunk's end
@@ -70,8 +72,10 @@ inline utf8_walk walk_utf8(const uint8_t* p, size_t width) {
 
 template <class K>
 void check_utf8_run(const uint8_t* p) {
-  size_t saved = 12345;
+  size_t saved = 12345, uncounted = 12345;
   size_t n = K::utf8_run(p, saved);
+  ASSERT_EQ(K::template utf8_run<false>(p, uncounted), n);
+  ASSERT_EQ(uncounted, 0u);
   utf8_walk w = walk_utf8(p, K::width);
   ASSERT_LE(n, K::width);
   size_t k = 0;
