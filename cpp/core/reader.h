@@ -314,23 +314,27 @@ class reader {
       }
       if (c == '\\') {
         s.has_escape = true;
-        uint8_t e = p[1];
-        if (!detail::kEscape.v[e]) {
-          fail(p + 1 >= end_ ? error_code::unexpected_end : error_code::bad_escape, p + 1);
-          return nullptr;
-        }
-        if (e == 'u') {
-          if ((detail::kHex.v[p[2]] | detail::kHex.v[p[3]] | detail::kHex.v[p[4]] |
-               detail::kHex.v[p[5]]) < 0) {
-            const uint8_t* q = p + 2;
-            while (q < p + 6 && detail::kHex.v[*q] >= 0) ++q;
-            fail(error_code::bad_unicode_escape, q);
+        // Escapes often come in runs (escaped non-ASCII text): take them back to back,
+        // without a kernel scan between them.
+        do {
+          uint8_t e = p[1];
+          if (!detail::kEscape.v[e]) {
+            fail(p + 1 >= end_ ? error_code::unexpected_end : error_code::bad_escape, p + 1);
             return nullptr;
           }
-          p += 6;
-        } else {
-          p += 2;
-        }
+          if (e == 'u') {
+            if ((detail::kHex.v[p[2]] | detail::kHex.v[p[3]] | detail::kHex.v[p[4]] |
+                 detail::kHex.v[p[5]]) < 0) {
+              const uint8_t* q = p + 2;
+              while (q < p + 6 && detail::kHex.v[*q] >= 0) ++q;
+              fail(error_code::bad_unicode_escape, q);
+              return nullptr;
+            }
+            p += 6;
+          } else {
+            p += 2;
+          }
+        } while (*p == '\\');
         continue;
       }
       if (c < 0x20) {
