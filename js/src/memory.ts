@@ -4,6 +4,8 @@ import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
 
 const encoder = new TextEncoder();
+/** The largest size a wasm32 allocation can ask for (sizes are unsigned 32-bit). */
+const MAX_WASM32_SIZE = 0xffff_ffff;
 
 export class Memory {
   private view: Uint8Array;
@@ -52,6 +54,9 @@ export class Memory {
    */
   private grow(from: number, keep: number, size: number): number {
     const cap = Math.max(size, 4096);
+    // wj_alloc takes a 32-bit size: 4 GiB or more would wrap around to a small block
+    // (and the scratch buffer would claim a capacity it does not have).
+    if (cap + this.padding > MAX_WASM32_SIZE) throw outOfMemory(size);
     const ptr = this.wasm.wj_alloc(cap + this.padding) >>> 0;
     if (ptr === 0) throw outOfMemory(size);
     if (keep > 0) this.bytes().copyWithin(ptr, from, from + keep);
