@@ -7,7 +7,8 @@
 # Builds build/fuzz with clang++-14 and -DWASMJSON_FUZZ=ON, assembles a seed corpus at
 # run time in build/fuzz/seeds/ (JSONTestSuite and the benchmark corpus from ../shared
 # when present -- small files whole, big ones as their first 4 KB -- plus a few of the
-# project's own cases), then runs each target with -max_len=65536. New interesting
+# project's own cases), then runs each target with -max_len=65536 and any options its
+# source names in a line "// fuzz.sh options: ..." (given last, so they win). New interesting
 # inputs accumulate in build/fuzz/corpus/<target>/; crash inputs (and a minimized copy)
 # go to build/fuzz/crashes/. Prints executions and findings per target and exits
 # non-zero if any target crashed.
@@ -99,10 +100,11 @@ for t in "${targets[@]}"; do
   stamp=$build/$t.stamp
   touch "$stamp"
   before=$(find "$crashes" -maxdepth 1 -type f -name "$t-*" | wc -l)
-  echo "== $t: ${secs}s"
+  read -r -a extra < <(sed -n 's|^// fuzz.sh options: ||p' "tests/fuzz/$t.cpp" | head -n1)
+  echo "== $t: ${secs}s ${extra[*]}"
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
     "$build/$t" "$corpus" "$seeds" -max_len=65536 -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
-    -print_final_stats=1 -artifact_prefix="$crashes/$t-" >"$log" 2>&1
+    -print_final_stats=1 -artifact_prefix="$crashes/$t-" "${extra[@]}" >"$log" 2>&1
   rc=$?
   execs=$(grep -E '^stat::number_of_executed_units:' "$log" | tail -n1 | awk '{print $2}')
   after=$(find "$crashes" -maxdepth 1 -type f -name "$t-*" | wc -l)

@@ -23,11 +23,14 @@ class key_cache {
     std::free(arena_);
   }
 
+  // Forgets every entry: only ids below the highest one defined are swept (JS numbers its
+  // keys from 0), not all kMaxKeys of them.
   void reset() {
     arena_used_ = 0;
     if (offsets_) {
-      for (uint32_t i = 0; i < kMaxKeys; ++i) offsets_[i] = kUndefined;
+      for (uint32_t i = 0; i < defined_end_; ++i) offsets_[i] = kUndefined;
     }
+    defined_end_ = 0;
   }
 
   // Room for one entry of up to `bytes` bytes at the end of the arena (and kCopySlack
@@ -56,6 +59,7 @@ class key_cache {
   bool define(uint32_t id, size_t len, uint32_t flags) {
     if (id >= kMaxKeys) return false;
     offsets_[id] = static_cast<uint32_t>(arena_used_);
+    if (id >= defined_end_) defined_end_ = id + 1;
     lengths_[id] = static_cast<uint32_t>(len) | (flags << kFlagShift);
     arena_used_ += len;
     return true;
@@ -77,6 +81,7 @@ class key_cache {
   uint8_t* arena_ = nullptr;
   size_t arena_used_ = 0;
   size_t arena_cap_ = 0;
+  uint32_t defined_end_ = 0;  // every id >= this is undefined
 };
 
 }  // namespace wasmjson
