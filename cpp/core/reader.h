@@ -10,7 +10,9 @@
 //   begin_object(pos16) / end_object()   begin_array(pos16) / end_array()
 //   key(const string_span&)              string(const string_span&)
 //   number(const number_span&)           literal(literal_kind, pos16)
-// Positions given to sinks are UTF-16 indices (see string_span).
+// Positions given to sinks are UTF-16 indices (see string_span). Optional:
+//   static constexpr bool kIgnoresPositions   positions are not computed for this sink
+//   void whitespace(begin, end)               each non-empty whitespace gap between tokens
 // Sinks for validation are empty and inline away entirely.
 #pragma once
 #include <cstddef>
@@ -102,6 +104,8 @@ template <class Kernel, class Sink>
 class reader {
   // Sinks that ignore positions (validation) declare it, and UTF-16 tracking compiles away.
   static constexpr bool kTracksUtf16 = !requires { Sink::kIgnoresPositions; };
+  // Sinks that want the whitespace between tokens (minify) get each non-empty gap.
+  static constexpr bool kSeesWhitespace = requires(Sink& s, const uint8_t* b) { s.whitespace(b, b); };
 
  public:
   // Offsets are reported relative to `begin`; reading starts at begin + start (past a
@@ -283,13 +287,17 @@ class reader {
   WASMJSON_INLINE const uint8_t* skip_whitespace(const uint8_t* p) const {
     // Most gaps are empty or one space; only longer runs (indentation) use the kernel.
     if (!detail::is_whitespace(*p)) return p;
+    const uint8_t* gap = p;
     ++p;
-    if (!detail::is_whitespace(*p)) return p;
-    for (;;) {
-      size_t i = Kernel::whitespace_stop(p);
-      p += i;
-      if (i < Kernel::width) return p;
+    if (detail::is_whitespace(*p)) {
+      for (;;) {
+        size_t i = Kernel::whitespace_stop(p);
+        p += i;
+        if (i < Kernel::width) break;
+      }
     }
+    if constexpr (kSeesWhitespace) sink_.whitespace(gap, p);
+    return p;
   }
 
   // Reads a string starting at its opening quote. Returns the byte after the closing

@@ -1,5 +1,5 @@
 // minify() and prettify(): rewrite a JSON text's whitespace, copying every string and
-// number byte for byte (escapes kept, numbers never re-rounded). A reader sink, so the
+// number byte for byte (escapes kept, numbers never re-rounded). Reader sinks, so the
 // input is fully validated on the way; output is UTF-8 in a growable buffer.
 #pragma once
 #include <cstring>
@@ -128,14 +128,67 @@ class reformat_writer {
   bool after_key_ = false;
 };
 
+// minify() alone: the output is the input less its whitespace gaps, so nothing is
+// written per token. The reader reports each gap; the text between gaps is copied in
+// one piece (an already minified document is a single copy at the end).
+class minify_writer {
+ public:
+  static constexpr bool kIgnoresPositions = true;
+
+  // `out` must have room for the whole input (reserved by the caller).
+  minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), pending_(begin) {}
+
+  bool begin_object(size_t) { return true; }
+  bool end_object() { return true; }
+  bool begin_array(size_t) { return true; }
+  bool end_array() { return true; }
+  bool key(const string_span&) { return true; }
+  bool string(const string_span&) { return true; }
+  bool number(const number_span&) { return true; }
+  bool literal(literal_kind, size_t) { return true; }
+
+  void whitespace(const uint8_t* begin, const uint8_t* end) {
+    copy_pending(begin);
+    pending_ = end;
+  }
+  // After a successful read: the text after the last gap.
+  void finish(const uint8_t* end) { copy_pending(end); }
+
+ private:
+  void copy_pending(const uint8_t* upto) {
+    size_t n = static_cast<size_t>(upto - pending_);
+    // Short pieces (pretty-printed input) as one fixed 16-byte copy: the input has
+    // padding to read past them and the output room to write past them. A variable
+    // memcpy is a bulk-memory call in wasm, costly for a few bytes.
+    if (n <= 16) {
+      std::memcpy(out_.end_ptr(), pending_, 16);
+    } else {
+      std::memcpy(out_.end_ptr(), pending_, n);
+    }
+    out_.advance(n);
+  }
+
+  growable<uint8_t>& out_;
+  const uint8_t* pending_;  // start of the input not yet copied
+};
+
 // Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
 template <class Kernel>
 result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
                 byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line) {
   out.clear();
   first.clear();
+  size_t start = bom_length(data, len, flags);
+  if (indent_len == 0) {
+    // Minified output is never longer than the input (+16 for the last fixed-size copy).
+    if (!out.reserve_more(len + 16)) return {error_code::out_of_memory, 0};
+    minify_writer sink(out, data + start);
+    result r = reader<Kernel, minify_writer>(data, len, sink, stack, start).run();
+    if (r.ok()) sink.finish(data + len);
+    return r;
+  }
   reformat_writer sink(out, first, line, indent, indent_len);
-  return reader<Kernel, reformat_writer>(data, len, sink, stack, bom_length(data, len, flags)).run();
+  return reader<Kernel, reformat_writer>(data, len, sink, stack, start).run();
 }
 
 }  // namespace wasmjson

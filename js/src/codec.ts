@@ -7,6 +7,7 @@ import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
+import { decodeUtf8 } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -104,8 +105,6 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
   const memory = new Memory(wasm);
   const keys = new KeyCache();
-  // ignoreBOM keeps a leading U+FEFF, so tape offsets (which count it) line up.
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const utf16Decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
@@ -136,8 +135,8 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       const text: TextSource | (() => string) = isString
         ? input
         : decodeEach
-          ? eachStringDecoder(decoder, input)
-          : () => decodeBytes(decoder, input);
+          ? eachStringDecoder(input)
+          : () => decodeUtf8(input);
       value = buildFromReport(report, text, records, illFormed);
     } finally {
       memory.release(region);
@@ -194,7 +193,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     if (i32[report] !== 0) throw failure(i32[report], begin + (i32[report + 1] >>> 0), source, region.len);
     const end = i32[report + 1] >>> 0;
     // The value's own text: its tape offsets count from its first byte.
-    return buildFromReport(report, () => decoder.decode(memory.bytes().subarray(ptr, ptr + end)), undefined, false);
+    return buildFromReport(report, () => decodeUtf8(memory.bytes(), ptr, ptr + end), undefined, false);
   }
 
   /** One wj_parse call; returns the report's index in i32 words, or throws its error. */
@@ -228,7 +227,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       const out = i32[report + 2] >>> 0;
       const bytes = memory.bytes().subarray(out, out + (i32[report + 3] >>> 0));
       if (!isString) return bytes.slice();
-      const text = decoder.decode(bytes);
+      const text = decodeUtf8(bytes);
       return text.includes('\ufffd') ? restoreLoneSurrogates(source, text) : text;
     } finally {
       memory.release(region);
@@ -324,16 +323,9 @@ function pickReviver(arg: unknown): Reviver | undefined {
   return undefined;
 }
 
-/** Decodes strings one at a time from the input bytes (TextDecoder refuses shared memory). */
-function eachStringDecoder(decoder: TextDecoder, bytes: Uint8Array): TextSource {
-  const own = typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes;
-  return { slice: (begin: number, end: number) => decoder.decode(own.subarray(begin, end)) };
-}
-
-function decodeBytes(decoder: TextDecoder, bytes: Uint8Array): string {
-  // TextDecoder refuses views of shared memory.
-  if (typeof SharedArrayBuffer !== 'undefined' && bytes.buffer instanceof SharedArrayBuffer) bytes = bytes.slice();
-  return decoder.decode(bytes);
+/** Decodes strings one at a time from the input bytes. */
+function eachStringDecoder(bytes: Uint8Array): TextSource {
+  return { slice: (begin: number, end: number) => decodeUtf8(bytes, begin, end) };
 }
 
 function failure(code: number, byteOffset: number, source: ErrorSource, bytes: number): Error {

@@ -4,12 +4,12 @@
 // full. See cpp/core/navigate.h for what is and is not checked.
 import type { WasmExports } from './exports.js';
 import type { Memory, Region } from './memory.js';
+import { decodeUtf8 } from './utf8.js';
 
 const NONE = 0xffffffff;
 const KIND_OBJECT = 1;
 const KIND_ARRAY = 2;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 export type LazyValue = LazyNode | string | number | boolean | null;
 
@@ -160,8 +160,8 @@ export class LazyNode {
       const ke = i32[list + 4 * i + 1] >>> 0;
       const escaped = i32[list + 4 * i + 2] !== 0;
       const offset = i32[list + 4 * i + 3] >>> 0;
-      const raw = bytes.subarray(region.ptr + kb, region.ptr + ke);
-      const key = this.kind === 'object' ? (escaped ? (JSON.parse(`"${decoder.decode(raw)}"`) as string) : decoder.decode(raw)) : undefined;
+      const raw = this.kind === 'object' ? decodeUtf8(bytes, region.ptr + kb, region.ptr + ke) : undefined;
+      const key = raw !== undefined && escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
       const b = bytes[region.ptr + offset];
       out.push({ key, offset, kind: b === 0x7b ? KIND_OBJECT : b === 0x5b ? KIND_ARRAY : 3 });
     }

@@ -9,6 +9,7 @@
 // crossing per batch, never one per value.
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
+import { decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
 /** JSON.stringify's replacer: a function (holder, key, value), or a list of property names. */
 export type Replacer = ((this: any, key: string, value: any) => any) | readonly (string | number)[] | null;
@@ -79,18 +80,6 @@ const booleanValueOf = Boolean.prototype.valueOf;
 const bigintValueOf: ((this: unknown) => bigint) | undefined =
   typeof BigInt === 'function' ? BigInt.prototype.valueOf : undefined;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Node's Buffer, when present: its utf16le write copies a whole batch of strings in one call. */
-interface NodeBuffer extends Uint8Array {
-  write(s: string, offset: number, length: number, encoding: 'utf16le'): number;
-  latin1Slice(start: number, end: number): string;
-}
-type BufferCtor = { from(buffer: ArrayBufferLike): NodeBuffer };
-const NodeBufferCtor: BufferCtor | undefined = (() => {
-  const g = globalThis as unknown as { Buffer?: BufferCtor & { prototype?: { latin1Slice?: unknown } }; process?: { versions?: { node?: string } } };
-  return g.process?.versions?.node && typeof g.Buffer?.prototype?.latin1Slice === 'function' ? g.Buffer : undefined;
-})();
 
 /** The exports of cpp/boundary/exports_write.cpp (docs/BOUNDARY.md, "Serializing"). */
 export interface WriterExports {
@@ -196,6 +185,7 @@ class Writer {
     this.f64 = new Float64Array(buffer);
     this.u16 = new Uint16Array(buffer);
     this.u8 = new Uint8Array(buffer);
+    // Node's Buffer, when present: its utf16le write copies a whole batch of strings in one call.
     this.nodeBuffer = NodeBufferCtor?.from(buffer);
   }
 
@@ -266,7 +256,7 @@ class Writer {
     const flags = this.i32[r + 8];
     if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
     if (!(flags & OUT_NON_ASCII) && this.nodeBuffer !== undefined) return this.nodeBuffer.latin1Slice(ptr, end);
-    return decoder.decode(this.u8.subarray(ptr, end));
+    return decodeUtf8(this.u8, ptr, end);
   }
 
   /** The finished document as a new Uint8Array. */

@@ -114,6 +114,19 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy(): keys keep a leading U+FEFF (and other non-ASCII) exactly', () => {
+      const text = '{"\ufeffa":1,"b\u00e9":{"\ufeffc":2},"\ud83d\ude00":3}';
+      const value = JSON.parse(text);
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input) as LazyNode;
+        expect(doc.keys()).toStrictEqual(Object.keys(value));
+        expect((doc.get('b\u00e9') as LazyNode).keys()).toStrictEqual(['\ufeffc']);
+        expect(doc.get('\ufeffa')).toBe(1);
+        expect(codec.at(input, '/\ufeffa')).toBe(1);
+        doc.free();
+      }
+    });
+
     it('lazy(): get, at, length, keys, iteration and toJS agree with JSON.parse', () => {
       const text = '{"b":[1,{"x":"y"},[true]],"2":null,"a":{"k":"v"},"1":"one","b":[1,{"x":"y"},[false]]}';
       const value = JSON.parse(text);
