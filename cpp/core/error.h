@@ -26,6 +26,10 @@ enum class error_code : uint32_t {
   invalid_utf8 = 16,               // bytes input that is not well-formed UTF-8
   leading_zero = 17,               // a digit after a leading 0 ("01")
   out_of_memory = 18,              // wasm memory could not grow to hold the work
+  // (19 and 20 are wj_write statuses, writer_commands.h.) canonicalize() only: valid
+  // JSON whose value RFC 8785 cannot write. JS reports these as its value path does.
+  jcs_lone_surrogate = 21,         // a string or key that is written holds a lone surrogate
+  jcs_not_finite = 22,             // a number that is written reads as ±Infinity
 };
 
 struct result {

@@ -1,7 +1,7 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
 import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
@@ -261,10 +261,36 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   }
 
   function canonicalize(input: unknown): unknown {
-    const bytes = typeof input === 'string' ? undefined : asBytes(input);
-    if (typeof input !== 'string' && bytes === undefined) return canonicalizeValue(input);
-    const text = canonicalizeValue(parse(input));
-    return bytes ? encoder.encode(text) : text;
+    if (typeof input === 'string') return canonicalizeText(input);
+    const bytes = asBytes(input);
+    return bytes ? canonicalizeText(bytes) : canonicalizeValue(input);
+  }
+
+  /**
+   * JSON text canonicalized in wasm: the same text (or its UTF-8) as canonicalizing the
+   * value parse() makes of it. What RFC 8785 forbids, and string input with lone
+   * surrogates (TextEncoder turned them into U+FFFD), take the value path, which throws
+   * its own errors with their messages.
+   */
+  function canonicalizeText(source: string | Uint8Array): string | Uint8Array {
+    const isString = typeof source === 'string';
+    const region = memory.acquire(source);
+    try {
+      const report = (wasm.wj_canonicalize(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM) >>> 0) >> 2;
+      const i32 = memory.wide().i32;
+      const code = i32[report];
+      const forbidden = code === CODE_JCS_LONE_SURROGATE || code === CODE_JCS_NOT_FINITE;
+      if (code !== 0 && !forbidden) throw failure(code, i32[report + 1] >>> 0, source, region.len);
+      if (!forbidden && !(isString && i32[report + 4] && !source.isWellFormed())) {
+        const out = i32[report + 2] >>> 0;
+        const end = out + (i32[report + 3] >>> 0);
+        return isString ? decodeUtf8(memory.bytes(), out, end) : memory.bytes().slice(out, end);
+      }
+    } finally {
+      memory.release(region);
+    }
+    const text = canonicalizeValue(parse(source));
+    return isString ? text : encoder.encode(text);
   }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {

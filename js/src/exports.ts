@@ -18,6 +18,8 @@ export interface WasmExports {
   wj_nav_root(doc: number, len: number, flags: number): number;
   wj_nav_child(doc: number, len: number, offset: number, key: number, keyLen: number, index: number): number;
   wj_nav_entries(doc: number, len: number, offset: number): number;
+  /** RFC 8785 text of a JSON document; returns a pointer to the canonicalize report. */
+  wj_canonicalize(ptr: number, len: number, flags: number): number;
 }
 
 export type Flavor = 'simd128' | 'swar64';
@@ -32,6 +34,13 @@ export const FLAG_NO_KEY_INTERNING = 4;
 export const FLAG_SINGLE_VALUE = 8;
 /** Tape positions are byte offsets (strings decoded one by one). */
 export const FLAG_BYTE_OFFSETS = 16;
+
+/**
+ * wj_canonicalize's codes for valid JSON that RFC 8785 cannot write (cpp/core/error.h):
+ * a lone surrogate, a number that reads as Infinity.
+ */
+export const CODE_JCS_LONE_SURROGATE = 21;
+export const CODE_JCS_NOT_FINITE = 22;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked against memory.buffer before use.

@@ -1,0 +1,38 @@
+// canonicalize(): JSON text -> its RFC 8785 (JCS) canonical form, as UTF-8. The same text
+// JS gets from canonicalizing the value JSON.parse makes of it: objects with duplicate
+// keys keep the last value, numbers go through a double.
+//
+// Two passes: the reader (which validates everything) builds a tree with each object's
+// members sorted (jcs_tree.h); the writer then walks it (jcs_writer.h). Reader errors
+// come back as they would from parse(); kJcsLoneSurrogate and kJcsNotFinite mean the
+// document is valid JSON whose value RFC 8785 cannot represent.
+#pragma once
+#include "jcs_tree.h"
+#include "jcs_writer.h"
+#include "validate.h"
+
+namespace wasmjson {
+
+// Everything canonicalize() needs besides its input, reused from call to call.
+struct jcs_buffers {
+  byte_stack stack;
+  jcs_tree tree;
+  growable<jcs_frame> frames;
+  growable<uint8_t> out;
+  bool saw_replacement = false;  // some string held U+FFFD (see reader::saw_replacement)
+};
+
+// Requires kPadding zero bytes after data[len - 1]. The output is b.out.
+template <class Kernel>
+result canonicalize(const uint8_t* data, size_t len, uint32_t flags, jcs_buffers& b) {
+  b.tree.clear();
+  b.out.clear();
+  jcs_tree_builder sink(data, b.tree);
+  reader<Kernel, jcs_tree_builder> r(data, len, sink, b.stack, bom_length(data, len, flags));
+  result res = r.run();
+  b.saw_replacement = r.saw_replacement();
+  if (!res.ok()) return res;
+  return jcs_writer<Kernel>(data, b.tree, b.out, b.frames).run();
+}
+
+}  // namespace wasmjson

@@ -1,0 +1,58 @@
+// RFC 8785's key order: property names sorted by their UTF-16 code units, compared on
+// their UTF-8 bytes without decoding them.
+//
+// UTF-8 byte order is code point order, and so is UTF-16 unit order everywhere but in one
+// place: a supplementary character (U+10000 and up, UTF-8 lead F0..F4) is a surrogate
+// pair in UTF-16, whose first unit (D800..DBFF) sorts below U+E000..U+FFFF (UTF-8 lead EE
+// or EF). Two keys differ first at a lead byte or at a continuation byte of sequences
+// with the same lead; only the first case can put that pair of ranges against each
+// other, so ranking the lead bytes EE and EF above F4 at the first differing byte makes
+// the byte comparison exactly the UTF-16 one.
+//
+// Keys may also be WTF-8 (a lone surrogate from a \u escape, ED A0..BF xx). Their place
+// in the order does not matter: canonicalization fails on any such key it writes.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace wasmjson {
+
+namespace detail {
+
+// A lead byte's rank in UTF-16 order: itself, except EE and EF above every F0..F4.
+// (F5..FF never occur in UTF-8.)
+inline uint32_t utf16_rank(uint8_t b) { return b + ((b == 0xEE || b == 0xEF) ? 0x10 : 0); }
+
+inline uint64_t load64(const uint8_t* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+// Three-way result at byte index i, where a[i] != b[i].
+inline int differing_byte(const uint8_t* a, const uint8_t* b, size_t i) {
+  return utf16_rank(a[i]) < utf16_rank(b[i]) ? -1 : 1;
+}
+
+}  // namespace detail
+
+// <0, 0 or >0 as key a sorts before, equal to or after key b in UTF-16 code unit order.
+// Reads whole 8-byte words: up to 7 bytes past the end of either key must be readable
+// (inputs carry kPadding bytes; the unescaped-key buffer keeps 8 spare bytes).
+inline int compare_utf16_order(const uint8_t* a, size_t a_len, const uint8_t* b, size_t b_len) {
+  size_t n = a_len < b_len ? a_len : b_len;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x = detail::load64(a + i) ^ detail::load64(b + i);
+    if (x) return detail::differing_byte(a, b, i + (__builtin_ctzll(x) >> 3));
+  }
+  if (i < n) {
+    // Little-endian: byte k of the word is bits 8k..8k+7; keep the n - i bytes in range.
+    uint64_t x = (detail::load64(a + i) ^ detail::load64(b + i)) & (~uint64_t{0} >> (8 * (8 - (n - i))));
+    if (x) return detail::differing_byte(a, b, i + (__builtin_ctzll(x) >> 3));
+  }
+  return a_len < b_len ? -1 : a_len > b_len ? 1 : 0;
+}
+
+}  // namespace wasmjson
