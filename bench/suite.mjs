@@ -415,7 +415,121 @@ export const OPERATIONS = [
       return sameValueAs(doc, got) ? null : 'output does not parse to the same value';
     },
   },
+  {
+    // Issue #5: one deep field read on the bytes, without building the rest, against
+    // parsing everything and walking to it. The field: the first leaf at the greatest
+    // depth (deepPointer below).
+    id: 'at',
+    label: 'at(text, deep pointer)',
+    baseline: 'JSON.parse(text) + property access',
+    native: (doc) => {
+      const t = doc.text;
+      const tokens = pointerPath((doc._deep ??= deepPointer(doc.value)));
+      return () => walkPath(JSON.parse(t), tokens);
+    },
+    available: (c) => typeof c.at === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      const p = (doc._deep ??= deepPointer(doc.value));
+      return () => c.at(t, p);
+    },
+    check: (doc, got) => deepEqual(walkPath(doc.value, pointerPath((doc._deep ??= deepPointer(doc.value)))), got),
+  },
+  {
+    // Issue #5: 1% of the leaves (every 100th in document order, at least one) read from
+    // one lazy document, against parsing everything and walking to each.
+    id: 'lazy-1pct',
+    label: 'lazy(text): 1% of the fields',
+    baseline: 'JSON.parse(text) + property access per field',
+    native: (doc) => {
+      const t = doc.text;
+      const paths = (doc._sample ??= samplePointers(doc.value)).map(pointerPath);
+      return () => {
+        const v = JSON.parse(t);
+        const out = [];
+        for (const path of paths) out.push(walkPath(v, path));
+        return out;
+      };
+    },
+    available: (c) => typeof c.lazy === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      const pointers = (doc._sample ??= samplePointers(doc.value));
+      return () => {
+        const d = c.lazy(t);
+        if (d === null || typeof d !== 'object') return pointers.map(() => d);
+        const out = [];
+        for (const p of pointers) {
+          const v = d.at(p);
+          // Empty containers are leaves too: they come back as lazy nodes.
+          out.push(v !== null && typeof v === 'object' ? v.toJS() : v);
+        }
+        d.free();
+        return out;
+      };
+    },
+    check: (doc, got) => {
+      const want = (doc._sample ??= samplePointers(doc.value)).map((p) => walkPath(doc.value, pointerPath(p)));
+      return deepEqual(want, got);
+    },
+  },
 ];
+
+// ---------------------------------------------------------------------------------------
+// JSON Pointers for the at and lazy-1pct operations
+
+function escapeToken(t) {
+  return t.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function pointerPath(pointer) {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function walkPath(v, path) {
+  for (const t of path) {
+    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, t)) return undefined;
+    v = v[t];
+  }
+  return v;
+}
+
+/** Pointers to every leaf (primitive or empty container), in document order (iterative). */
+function leafPointers(value, visit) {
+  const stack = [[value, '', 0]];
+  while (stack.length) {
+    const [v, p, depth] = stack.pop();
+    const kids = v !== null && typeof v === 'object' ? Object.keys(v) : [];
+    if (!kids.length) {
+      if (visit(p, depth) === false) return;
+      continue;
+    }
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([v[kids[i]], `${p}/${escapeToken(kids[i])}`, depth + 1]);
+  }
+}
+
+/** The first leaf at the greatest depth. */
+export function deepPointer(value) {
+  let best = '';
+  let bestDepth = -1;
+  leafPointers(value, (p, depth) => {
+    if (depth > bestDepth) {
+      best = p;
+      bestDepth = depth;
+    }
+  });
+  return best;
+}
+
+/** Every 100th leaf, starting with the first. */
+export function samplePointers(value) {
+  const out = [];
+  let i = 0;
+  leafPointers(value, (p) => {
+    if (i++ % 100 === 0) out.push(p);
+  });
+  return out;
+}
 
 export function operationById(id) {
   return OPERATIONS.find((o) => o.id === id);

@@ -52,9 +52,27 @@ function keyBytes(key: string): Uint8Array {
   return new Uint8Array(out);
 }
 
+interface Entry {
+  key: string | undefined;
+  offset: number;
+  kind: number;
+}
+
+/** A container's children, listed once: lookups by key or index then cost no scan. */
+interface ContainerIndex {
+  entries: Entry[];
+  /** Objects: the last entry under each key (JSON.parse keeps the last duplicate). */
+  byKey: Map<string, Entry> | undefined;
+}
+
 /** A document in wasm memory: a buffer of its own until free(). */
 class LazyDocument {
   region: Region | undefined;
+  // Per container (by offset): its index once built. A lookup in an object reads all of
+  // it anyway (the last duplicate key wins), so the first one lists it. A lookup in an
+  // array reads only up to the index, so arrays are listed on their second lookup.
+  private readonly lookups = new Map<number, number>();
+  private readonly indexes = new Map<number, ContainerIndex>();
   constructor(
     readonly host: NavHost,
     region: Region,
@@ -65,6 +83,25 @@ class LazyDocument {
   live(): Region {
     if (!this.region) throw new Error('wasmjson: this lazy document has been freed');
     return this.region;
+  }
+  /** The index of the container at offset: built when `always`, or on its second lookup. */
+  indexOf(node: LazyNode, offset: number, always: boolean): ContainerIndex | undefined {
+    let index = this.indexes.get(offset);
+    if (index !== undefined) return index;
+    if (!always && node.kind === 'array') {
+      const seen = (this.lookups.get(offset) ?? 0) + 1;
+      this.lookups.set(offset, seen);
+      if (seen < 2) return undefined;
+    }
+    const entries = node.listEntries();
+    let byKey: Map<string, Entry> | undefined;
+    if (node.kind === 'object') {
+      byKey = new Map();
+      for (const e of entries) byKey.set(e.key!, e);
+    }
+    index = { entries, byKey };
+    this.indexes.set(offset, index);
+    return index;
   }
 }
 
@@ -86,13 +123,19 @@ export class LazyNode {
   /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
   get(key: string | number): LazyValue | undefined {
     const region = this.doc.live();
-    const report =
-      this.kind === 'array'
-        ? typeof key === 'number' || ARRAY_INDEX.test(key)
-          ? child(this.doc.host, region, this.doc.source, this.offset, undefined, Number(key))
-          : undefined
-        : child(this.doc.host, region, this.doc.source, this.offset, String(key), 0);
-    return report === undefined ? undefined : this.materialize(report.offset, report.kind);
+    let found: { offset: number; kind: number } | undefined;
+    if (this.kind === 'array') {
+      // As a JS array reads it: only canonical non-negative integers are elements.
+      const i = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
+      if (!Number.isInteger(i) || i < 0 || i >= 4294967295) return undefined;
+      const index = this.doc.indexOf(this, this.offset, false);
+      found = index ? index.entries[i] : child(this.doc.host, region, this.doc.source, this.offset, undefined, i);
+    } else {
+      const k = String(key);
+      const index = this.doc.indexOf(this, this.offset, false);
+      found = index ? index.byKey!.get(k) : child(this.doc.host, region, this.doc.source, this.offset, k, 0);
+    }
+    return found === undefined ? undefined : this.materialize(found.offset, found.kind);
   }
 
   /** The value at a JSON Pointer relative to this node. */
@@ -107,15 +150,13 @@ export class LazyNode {
 
   /** Number of elements (arrays) or distinct keys (objects). */
   get length(): number {
-    return this.kind === 'array' ? this.entries().length : this.keys().length;
+    return this.kind === 'array' ? this.doc.indexOf(this, this.offset, true)!.entries.length : this.keys().length;
   }
 
   /** Keys in the order Object.keys(toJS()) gives them. */
   keys(): string[] {
     if (this.kind !== 'object') return [];
-    const seen = new Set<string>();
-    for (const e of this.entries()) seen.add(e.key!);
-    const all = [...seen];
+    const all = [...this.doc.indexOf(this, this.offset, true)!.byKey!.keys()];
     const integers = all.filter(isArrayIndexKey).sort((a, b) => Number(a) - Number(b));
     return integers.length ? [...integers, ...all.filter((k) => !isArrayIndexKey(k))] : all;
   }
@@ -123,7 +164,7 @@ export class LazyNode {
   /** Elements (arrays) or [key, value] pairs (objects, last duplicate wins). */
   *[Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
     if (this.kind === 'array') {
-      for (const e of this.entries()) yield this.materialize(e.offset, e.kind);
+      for (const e of this.doc.indexOf(this, this.offset, true)!.entries) yield this.materialize(e.offset, e.kind);
     } else {
       for (const k of this.keys()) yield [k, this.get(k)!];
     }
@@ -147,14 +188,15 @@ export class LazyNode {
     this.free();
   }
 
-  private entries(): { key: string | undefined; offset: number; kind: number }[] {
+  /** @internal Lists the children in document order, by one wasm scan. */
+  listEntries(): Entry[] {
     const { host, source } = this.doc;
     const region = this.doc.live();
     const r = call(host, source, region, host.wasm.wj_nav_entries(region.ptr, region.len, this.offset));
     const i32 = host.memory.wide().i32;
     const bytes = host.memory.bytes();
     const list = (i32[r + 5] >>> 0) >> 2;
-    const out = [];
+    const out: Entry[] = [];
     for (let i = 0; i < (i32[r + 4] >>> 0); i++) {
       const kb = i32[list + 4 * i] >>> 0;
       const ke = i32[list + 4 * i + 1] >>> 0;

@@ -114,6 +114,28 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy(): repeated lookups (served from a container index) agree with the first (a wasm scan)', () => {
+      const text = '{"a":[1,[2,3],{"x":null}],"b":{"k":1,"k":2,"__proto__":{"p":1}},"a":[4,5,[6]],"c":[]}';
+      const value = JSON.parse(text);
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input) as LazyNode;
+        for (let round = 0; round < 3; round++) {
+          expect((doc.get('a') as LazyNode).toJS()).toStrictEqual(value.a);
+          expect(doc.at('/a/2/0')).toBe(6);
+          expect(doc.at('/b/k')).toBe(2);
+          expect(doc.at('/b/__proto__/p')).toBe(1);
+          expect(doc.get('missing')).toBeUndefined();
+          expect((doc.get('c') as LazyNode).length).toBe(0);
+          const a = doc.get('a') as LazyNode;
+          for (const bad of [1.5, -1, 3, 2 ** 32 + 1, 4294967295, NaN, '01', '1e0', ' 1']) expect(a.get(bad as number)).toBeUndefined();
+          expect(a.get('1')).toBe(5);
+        }
+        expect(doc.keys()).toStrictEqual(Object.keys(value));
+        expect(doc.toJS()).toStrictEqual(value);
+        doc.free();
+      }
+    });
+
     it('lazy(): keys keep a leading U+FEFF (and other non-ASCII) exactly', () => {
       const text = '{"\ufeffa":1,"b\u00e9":{"\ufeffc":2},"\ud83d\ude00":3}';
       const value = JSON.parse(text);
