@@ -54,36 +54,82 @@ const uint8_t* skip_string(cursor& c, const uint8_t* p, bool* escaped = nullptr)
   }
 }
 
+namespace detail_skip {
+
+// Bit i set when byte i is escaped: preceded by an odd run of backslashes. `carry` is 1
+// when the block's first byte is escaped (the previous block ended with an escaping
+// backslash) and is updated for the next block. Backslashes are rare: a loop over them.
+inline uint64_t escaped_bytes(uint64_t backslash, uint64_t& carry) {
+  uint64_t escaped = carry;
+  carry = 0;
+  for (uint64_t b = backslash; b; b &= b - 1) {
+    int i = __builtin_ctzll(b);
+    if ((escaped >> i) & 1) continue;  // this backslash is itself escaped
+    if (i == 63) carry = 1;
+    else escaped |= uint64_t{2} << i;
+  }
+  return escaped;
+}
+
+// Bit i = XOR of bits 0..i: from an opening quote up to (not including) its closing one.
+inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+}  // namespace detail_skip
+
+// Past the object or array starting at p, or nullptr: 64 bytes per step. Per block, the
+// kernel gives quote, backslash and bracket masks; unescaped quotes delimit strings
+// (prefix XOR), brackets inside strings are dropped, and the depth moves by the counts
+// of the rest. Only a block where the depth may reach zero is walked bracket by bracket.
+template <class Kernel>
+const uint8_t* skip_container(cursor& c, const uint8_t* p) {
+  uint64_t escape_carry = 0;
+  uint64_t in_string = 0;  // all ones when the previous block ended inside a string
+  int64_t depth = 0;
+  for (const uint8_t* block = p;; block += 64) {
+    // Bytes past the end are the zero padding (no quotes or brackets), and a block is
+    // read only when it starts before the end.
+    if (block >= c.end) {
+      return c.fail(in_string ? error_code::unterminated_string : error_code::unexpected_end, c.end), nullptr;
+    }
+    uint64_t quote, backslash, open, close;
+    Kernel::block_masks(block, quote, backslash, open, close);
+    if (backslash | escape_carry) quote &= ~detail_skip::escaped_bytes(backslash, escape_carry);
+    uint64_t inside = detail_skip::prefix_xor(quote) ^ in_string;
+    in_string = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
+    open &= ~inside;
+    close &= ~inside;
+    int64_t closes = __builtin_popcountll(close);
+    if (closes < depth) {
+      depth += __builtin_popcountll(open) - closes;
+      continue;
+    }
+    for (uint64_t b = open | close; b; b &= b - 1) {
+      int i = __builtin_ctzll(b);
+      if ((open >> i) & 1) {
+        ++depth;
+      } else if (--depth == 0) {
+        const uint8_t* after = block + i + 1;
+        if (after > c.end) return c.fail(error_code::unexpected_end, c.end), nullptr;
+        return after;
+      }
+    }
+  }
+}
+
 // Past the value starting at p (which is not whitespace), or nullptr.
 template <class Kernel>
 const uint8_t* skip_value(cursor& c, const uint8_t* p) {
   uint8_t ch = *p;
   if (ch == '"') return skip_string<Kernel>(c, p);
-  if (ch == '{' || ch == '[') {
-    size_t depth = 0;
-    for (;;) {
-      // The kernel jumps to the next quote or bracket; the zero padding does not stop it,
-      // so the end is checked after every chunk (a chunk is shorter than the padding).
-      size_t i = Kernel::structural_stop(p);
-      p += i;
-      if (p >= c.end) return c.fail(error_code::unexpected_end, p), nullptr;
-      if (i == Kernel::width) continue;
-      switch (*p) {
-        case '"':
-          p = skip_string<Kernel>(c, p);
-          if (!p) return nullptr;
-          continue;
-        case '{':
-        case '[':
-          ++depth;
-          break;
-        default:  // '}' or ']'
-          if (--depth == 0) return p + 1;
-          break;
-      }
-      ++p;
-    }
-  }
+  if (ch == '{' || ch == '[') return skip_container<Kernel>(c, p);
   // A scalar: up to the next delimiter.
   const uint8_t* s = p;
   while (p < c.end && !detail::is_whitespace(*p) && *p != ',' && *p != ']' && *p != '}' && *p != ':') ++p;

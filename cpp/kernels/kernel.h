@@ -35,6 +35,11 @@
 //   // Index in [0, width] of the first byte that is not an ASCII digit.
 //   static size_t digit_stop(const uint8_t* p);
 //
+//   // Bitmasks of the 64 bytes at p (bit i for p[i]): quotes, backslashes, opening
+//   // brackets ('{' '[') and closing brackets ('}' ']'). Skipping whole values a block
+//   // at a time (cpp/core/navigate.h). Reads 64 bytes, whatever the kernel's width.
+//   static void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open, uint64_t& close);
+//
 //   // Index in [0, width] of the first '"' or '\\' (skipping a string's content).
 //   static size_t quote_stop(const uint8_t* p);
 //

@@ -25,6 +25,18 @@ struct scalar_kernel {
     return 0;
   }
   static inline size_t digit_stop(const uint8_t* p) { return static_cast<uint8_t>(*p - '0') < 10 ? 1 : 0; }
+  static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
+                                 uint64_t& close) {
+    quote = backslash = open = close = 0;
+    for (int i = 0; i < 64; ++i) {
+      uint64_t bit = uint64_t{1} << i;
+      uint8_t c = p[i];
+      if (c == '"') quote |= bit;
+      if (c == '\\') backslash |= bit;
+      if (c == '{' || c == '[') open |= bit;
+      if (c == '}' || c == ']') close |= bit;
+    }
+  }
   static inline size_t quote_stop(const uint8_t* p) { return (*p == '"' || *p == '\\') ? 0 : 1; }
   static inline size_t structural_stop(const uint8_t* p) {
     uint8_t c = *p;

@@ -143,6 +143,19 @@ struct simd128_kernel {
     v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))));
   }
+  static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
+                                 uint64_t& close) {
+    quote = backslash = open = close = 0;
+    for (int k = 0; k < 4; ++k) {
+      v128_t v = wasm_v128_load(p + 16 * k);
+      // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
+      v128_t folded = wasm_v128_or(v, wasm_i8x16_splat(0x20));
+      quote |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat('"')))} << (16 * k);
+      backslash |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat('\\')))} << (16 * k);
+      open |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(folded, wasm_i8x16_splat('{')))} << (16 * k);
+      close |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(folded, wasm_i8x16_splat('}')))} << (16 * k);
+    }
+  }
   static inline size_t quote_stop(const uint8_t* p) {
     v128_t v = wasm_v128_load(p);
     v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));

@@ -68,6 +68,22 @@ struct swar64_kernel {
     while (static_cast<uint8_t>(p[i] - '0') < 10) ++i;
     return i;
   }
+  // The lane bits (0x80 of each byte) of x gathered into 8 bits: the multiply moves bit
+  // 8k to bit 56 + k, and no two partial products meet in the top byte.
+  static inline uint64_t lane_bits(uint64_t x) { return ((x >> 7) * 0x0102040810204080ULL) >> 56; }
+  static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
+                                 uint64_t& close) {
+    quote = backslash = open = close = 0;
+    for (int k = 0; k < 8; ++k) {
+      uint64_t x = load(p + 8 * k);
+      // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
+      uint64_t folded = x | (kOnes * 0x20);
+      quote |= lane_bits(eq(x, '"')) << (8 * k);
+      backslash |= lane_bits(eq(x, '\\')) << (8 * k);
+      open |= lane_bits(eq(folded, '{')) << (8 * k);
+      close |= lane_bits(eq(folded, '}')) << (8 * k);
+    }
+  }
   static inline size_t quote_stop(const uint8_t* p) {
     uint64_t x = load(p);
     return first(eq(x, '"') | eq(x, '\\'));
