@@ -30,6 +30,9 @@ inline uint64_t load64(const uint8_t* p) {
   return w;
 }
 
+// w with only its low n bytes kept (n <= 8; little-endian: the first n bytes in memory).
+inline uint64_t low_bytes(uint64_t w, size_t n) { return n >= 8 ? w : n == 0 ? 0 : w & (~uint64_t{0} >> (8 * (8 - n))); }
+
 // Three-way result at byte index i, where a[i] != b[i].
 inline int differing_byte(const uint8_t* a, const uint8_t* b, size_t i) {
   return utf16_rank(a[i]) < utf16_rank(b[i]) ? -1 : 1;
@@ -49,10 +52,25 @@ inline int compare_utf16_order(const uint8_t* a, size_t a_len, const uint8_t* b,
   }
   if (i < n) {
     // Little-endian: byte k of the word is bits 8k..8k+7; keep the n - i bytes in range.
-    uint64_t x = (detail::load64(a + i) ^ detail::load64(b + i)) & (~uint64_t{0} >> (8 * (8 - (n - i))));
+    uint64_t x = detail::low_bytes(detail::load64(a + i) ^ detail::load64(b + i), n - i);
     if (x) return detail::differing_byte(a, b, i + (__builtin_ctzll(x) >> 3));
   }
   return a_len < b_len ? -1 : a_len > b_len ? 1 : 0;
+}
+
+// A key's first 8 bytes as a number that orders as the keys do wherever two of them
+// differ: big-endian, bytes past the key as 0, lead bytes EE and EF ranked as above.
+// Equal prefixes decide nothing unless both keys are at most 8 bytes long (then the
+// shorter is first). Sorting compares these first: most keys differ early.
+inline uint64_t utf16_order_prefix(const uint8_t* p, size_t len) {
+  uint64_t w = detail::low_bytes(detail::load64(p), len);
+  if (w & 0x8080808080808080ull) {
+    for (int i = 0; i < 64; i += 8) {
+      uint64_t b = (w >> i) & 0xFF;
+      if (b == 0xEE || b == 0xEF) w += uint64_t{0x10} << i;
+    }
+  }
+  return __builtin_bswap64(w);
 }
 
 }  // namespace wasmjson

@@ -12,6 +12,7 @@
 
 #include "growable.h"
 #include "jcs_key_order.h"
+#include "jcs_shape_cache.h"
 #include "jcs_string.h"
 #include "reader.h"
 
@@ -36,9 +37,17 @@ struct jcs_member {
   // jcs_tree::key_bytes, where an escaped key is stored decoded, preceded by two u32:
   // its source content's [begin, end) offsets (what is written out).
   static constexpr uint32_t kUnescaped = 1u << 31;
+  uint64_t prefix;   // utf16_order_prefix of the key bytes
   uint32_t key_off;
   uint32_t key_len;  // | kUnescaped
   uint32_t value;    // node index; also the member's document order
+  uint32_t length() const { return key_len & ~kUnescaped; }
+};
+
+// A member being sorted: its prefix and its index in the object.
+struct jcs_sort_item {
+  uint64_t prefix;
+  uint32_t index;
 };
 
 struct jcs_tree {
@@ -47,7 +56,11 @@ struct jcs_tree {
   growable<jcs_member> open_members;  // members of objects still open, innermost last
   growable<uint8_t> key_bytes;        // decoded escaped keys
   growable<uint32_t> open;            // node indices of the open containers
+  jcs_shape_cache shapes;             // sorted orders of the shapes seen so far
+  growable<jcs_sort_item> sorting;    // sorting room
+  growable<uint32_t> scratch;         // the order and keys of a shape to cache
   void clear() {
+    shapes.clear();
     nodes.clear();
     members.clear();
     open_members.clear();
@@ -70,14 +83,16 @@ class jcs_tree_builder {
     uint32_t index = t_.open.back();
     t_.open.pop_back();
     uint32_t first_open = t_.nodes.data()[index].b;
-    jcs_member* m = t_.open_members.data() + first_open;
     size_t n = t_.open_members.size() - first_open;
-    n = sort_members(m, n);
     if (!t_.members.reserve_more(n)) return false;
+    size_t count = n;
+    if (n > 0) {  // (the buffers may not exist yet when both are empty)
+      count = order_members(t_.open_members.data() + first_open, n, t_.members.end_ptr());
+      if (count == 0) return false;
+    }
     t_.nodes.data()[index] = {jcs_node::kObject, static_cast<uint32_t>(t_.nodes.size()),
-                              static_cast<uint32_t>(t_.members.size()), static_cast<uint32_t>(n)};
-    if (n > 0) std::memcpy(t_.members.end_ptr(), m, n * sizeof(jcs_member));  // (null when both empty)
-    t_.members.advance(n);
+                              static_cast<uint32_t>(t_.members.size()), static_cast<uint32_t>(count)};
+    t_.members.advance(count);
     t_.open_members.resize_down(first_open);
     return true;
   }
@@ -95,7 +110,7 @@ class jcs_tree_builder {
     uint32_t len = static_cast<uint32_t>(s.end - s.begin);
     uint32_t value = static_cast<uint32_t>(t_.nodes.size());
     if (!s.has_escape) {
-      t_.open_members.push_unchecked({begin, len, value});
+      t_.open_members.push_unchecked({utf16_order_prefix(s.begin, len), begin, len, value});
       return true;
     }
     // Decoded, the key is at most as long as its source; 8 more bytes stay allocated after
@@ -106,8 +121,10 @@ class jcs_tree_builder {
     std::memcpy(header, source, 8);
     uint8_t* end = unescape_utf8(header + 8, s.begin, s.end);
     uint32_t off = static_cast<uint32_t>(t_.key_bytes.size() + 8);
+    uint32_t decoded = static_cast<uint32_t>(end - header - 8);
     t_.key_bytes.advance(static_cast<size_t>(end - header));
-    t_.open_members.push_unchecked({off, static_cast<uint32_t>(end - header - 8) | jcs_member::kUnescaped, value});
+    t_.open_members.push_unchecked(
+        {utf16_order_prefix(header + 8, decoded), off, decoded | jcs_member::kUnescaped, value});
     return true;
   }
 
@@ -136,36 +153,64 @@ class jcs_tree_builder {
     return push(n);
   }
 
-  const uint8_t* key_of(const jcs_member& m, size_t& len) const {
-    len = m.key_len & ~jcs_member::kUnescaped;
-    return (m.key_len & jcs_member::kUnescaped) ? t_.key_bytes.data() + m.key_off : data_ + m.key_off;
+  jcs_key_view key_of(uint32_t off, uint32_t len) const {
+    return (len & jcs_member::kUnescaped) ? jcs_key_view{t_.key_bytes.data() + off, len & ~jcs_member::kUnescaped}
+                                          : jcs_key_view{data_ + off, len};
   }
+  jcs_key_view key_of(const jcs_member& m) const { return key_of(m.key_off, m.key_len); }
+  // <0, 0, >0 as x's key sorts before, equal to, after y's: the prefixes decide, and
+  // only where they cannot do the bytes.
   int compare_keys(const jcs_member& x, const jcs_member& y) const {
-    size_t xl, yl;
-    const uint8_t* xp = key_of(x, xl);
-    const uint8_t* yp = key_of(y, yl);
-    return compare_utf16_order(xp, xl, yp, yl);
+    if (x.prefix != y.prefix) return x.prefix < y.prefix ? -1 : 1;
+    uint32_t xl = x.length(), yl = y.length();
+    if (xl <= 8 && yl <= 8) return xl < yl ? -1 : xl > yl ? 1 : 0;
+    jcs_key_view a = key_of(x), b = key_of(y);
+    return compare_utf16_order(a.p, a.len, b.p, b.len);
   }
 
-  // Sorts n members into key order and keeps, of equal keys, the last one (JSON.parse's
-  // value; its place is irrelevant once sorted). Returns how many remain. Members
-  // already in strictly increasing order (small objects, sorted producers) cost one
-  // comparison each.
-  size_t sort_members(jcs_member* m, size_t n) const {
+  // Writes the n members (n > 0) to `out` in key order, keeping of equal keys the last
+  // one (JSON.parse's value; its place is irrelevant once sorted). Returns how many it
+  // wrote, 0 when out of memory. Members already in strictly increasing order (small
+  // objects, sorted producers) cost one comparison each; a shape seen before in the
+  // document takes its cached order (jcs_shape_cache.h).
+  size_t order_members(const jcs_member* m, size_t n, jcs_member* out) {
     size_t i = 1;
     while (i < n && compare_keys(m[i - 1], m[i]) < 0) ++i;
-    if (i >= n) return n;
-    // Ties broken by document order make the last duplicate the last of its run.
-    std::sort(m, m + n, [this](const jcs_member& x, const jcs_member& y) {
-      int c = compare_keys(x, y);
-      return c != 0 ? c < 0 : x.value < y.value;
-    });
-    size_t out = 0;
-    for (size_t j = 0; j < n; ++j) {
-      if (j + 1 < n && compare_keys(m[j], m[j + 1]) == 0) continue;
-      m[out++] = m[j];
+    if (i >= n) {
+      std::memcpy(out, m, n * sizeof(jcs_member));
+      return n;
     }
-    return out;
+    uint64_t h = jcs_shape_cache::hash(n, [&](size_t j) { return m[j].prefix; }, [&](size_t j) { return m[j].length(); });
+    auto key = [&](size_t j) { return key_of(m[j]); };
+    auto view = [&](const jcs_key_ref& r) { return key_of(r.off, r.len); };
+    uint32_t count;
+    if (const uint32_t* order = t_.shapes.find(h, n, key, view, count)) {
+      for (uint32_t j = 0; j < count; ++j) out[j] = m[order[j]];
+      return count;
+    }
+    // Sort (prefix, index) pairs; ties (equal keys) by document order, so the last of each
+    // run of equal keys is the one to keep.
+    if (!t_.sorting.reserve_more(n) || !t_.scratch.reserve_more(3 * n)) return 0;
+    jcs_sort_item* items = t_.sorting.end_ptr();
+    for (uint32_t j = 0; j < n; ++j) items[j] = {m[j].prefix, j};
+    std::sort(items, items + n, [&](const jcs_sort_item& x, const jcs_sort_item& y) {
+      if (x.prefix != y.prefix) return x.prefix < y.prefix;
+      int c = compare_keys(m[x.index], m[y.index]);
+      return c != 0 ? c < 0 : x.index < y.index;
+    });
+    uint32_t* order = t_.scratch.end_ptr();
+    size_t kept = 0;
+    for (size_t j = 0; j < n; ++j) {
+      if (j + 1 < n && items[j].prefix == items[j + 1].prefix && compare_keys(m[items[j].index], m[items[j + 1].index]) == 0) {
+        continue;
+      }
+      order[kept] = items[j].index;
+      out[kept++] = m[items[j].index];
+    }
+    jcs_key_ref* refs = reinterpret_cast<jcs_key_ref*>(order + n);
+    for (size_t j = 0; j < n; ++j) refs[j] = {m[j].key_off, m[j].key_len};
+    t_.shapes.remember(h, n, refs, order, static_cast<uint32_t>(kept));
+    return kept;
   }
 
   const uint8_t* data_;

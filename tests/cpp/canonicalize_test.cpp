@@ -441,12 +441,47 @@ TYPED_TEST(CanonicalizeTest, WideObjectsSortInNLogN) {
   EXPECT_EQ(this->ok(text), expected);
 }
 
+TYPED_TEST(CanonicalizeTest, RepeatedShapesReuseTheirOrderOnlyWhenKeysAreEqual) {
+  // The shape cache hashes lengths and first 8 bytes: these keys collide in pairs.
+  std::string text = "[";
+  std::string expected = "[";
+  for (int i = 0; i < 50; ++i) {
+    if (i) text += ',', expected += ',';
+    switch (i % 5) {
+      case 0:
+        text += R"({"abcdefghY":1,"abcdefghX":2,"b":3})";
+        expected += R"({"abcdefghX":2,"abcdefghY":1,"b":3})";
+        break;
+      case 1:
+        text += R"({"abcdefghZ":1,"abcdefghA":2,"b":3})";
+        expected += R"({"abcdefghA":2,"abcdefghZ":1,"b":3})";
+        break;
+      case 2:  // the same keys as case 0 in the same order, one escaped, and a duplicate
+        text += R"({"abcdefghY":1,"abcdefghX":2,"b":3,"abcdefghY":4})";
+        expected += R"({"abcdefghX":2,"abcdefghY":4,"b":3})";
+        break;
+      case 3:  // case 0's keys, another duplicate pattern
+        text += R"({"abcdefghY":1,"abcdefghY":2,"b":3,"abcdefghX":4})";
+        expected += R"({"abcdefghX":4,"abcdefghY":2,"b":3})";
+        break;
+      default:
+        text += R"({"y":{"b":1,"a":2},"x":[{"b":3,"a":4}]})";
+        expected += R"({"x":[{"a":4,"b":3}],"y":{"a":2,"b":1}})";
+    }
+  }
+  text += "]";
+  expected += "]";
+  EXPECT_EQ(this->ok(text), expected);
+  EXPECT_EQ(this->ok(text), expected) << "a second document starts with an empty cache";
+}
+
 TYPED_TEST(CanonicalizeTest, RandomDocumentsMatchTheReference) {
   doc_gen gen(20261130);
   size_t lone = 0, infinite = 0;
   for (int doc = 0; doc < 3000; ++doc) {
     size_t budget = 1 + gen.pick(120);
     std::string text = gen.value(0, budget);
+    if (doc % 2) text = "[" + text + "," + text + ",[" + text + "]]";  // shapes that repeat
     ref_reader rr{text};
     auto value = rr.value();
     std::string expected;
@@ -498,6 +533,10 @@ TEST(JcsKeyOrder, MatchesUtf16CodeUnitOrder) {
     int got = compare_utf16_order(pa.data(), pa.size(), pb.data(), pb.size());
     int want = utf16(a).compare(utf16(b));
     ASSERT_EQ(got < 0 ? -1 : got > 0, want < 0 ? -1 : want > 0);
+    // The 8-byte prefixes order keys wherever they differ, and equal short keys are equal.
+    uint64_t xa = utf16_order_prefix(pa.data(), pa.size()), xb = utf16_order_prefix(pb.data(), pb.size());
+    if (xa != xb) ASSERT_EQ(xa < xb, want < 0);
+    else if (pa.size() <= 8 && pb.size() <= 8) ASSERT_EQ(pa.size() == pb.size(), want == 0);
   }
 }
 

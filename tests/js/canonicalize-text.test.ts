@@ -80,6 +80,7 @@ for (const flavor of FLAVORS) {
         check(utf8.encode(text), failures, `#${i} bytes`);
         if (attempt(() => codec.canonicalize(text)).ok) returned++;
         check(mutate(rng, text), failures, `#${i} mutation`);
+        if (i % 3 === 0) check(`[${text},${text}]`, failures, `#${i} twice`); // shapes that repeat
       }
       expect(failures).toEqual([]);
       expect(returned).toBeGreaterThan(1000); // not only errors (lone surrogates) were compared
