@@ -23,8 +23,8 @@ namespace detail {
 template <class Kernel, bool WithSource>
 result parse_with(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
                   key_table& keys, shape_table& shapes) {
-  tape_writer<WithSource> sink(out, keys, shapes, !(flags & kNoKeyInterning));
-  reader<Kernel, tape_writer<WithSource>> r(data, len, sink, stack, bom_length(data, len, flags));
+  tape_writer<Kernel, WithSource> sink(out, keys, shapes, !(flags & kNoKeyInterning));
+  reader<Kernel, tape_writer<Kernel, WithSource>> r(data, len, sink, stack, bom_length(data, len, flags));
   if (flags & kSingleValue) r.stop_after_value();
   if (flags & kByteOffsets) r.positions_in_bytes();
   result res = r.run();

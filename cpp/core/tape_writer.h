@@ -44,7 +44,7 @@ struct tape_buffers {
   }
 };
 
-template <bool WithSource>
+template <class Kernel, bool WithSource>
 class tape_writer {
  public:
   tape_writer(tape_buffers& out, key_table& keys, shape_table& shapes, bool intern_keys)
@@ -168,9 +168,10 @@ class tape_writer {
   }
   bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);
-    if (!out_.utf16.reserve_more(max_units) || !out_.words.reserve_more(5)) return false;
+    // + a chunk: the unescaper stores whole chunks.
+    if (!out_.utf16.reserve_more(max_units + Kernel::width) || !out_.words.reserve_more(5)) return false;
     size_t begin = out_.utf16.size();
-    out_.utf16.advance(unescape_utf16(s.begin, s.end, out_.utf16.end_ptr(), out_.escaped_surrogate));
+    out_.utf16.advance(unescape_utf16<Kernel>(s.begin, s.end, out_.utf16.end_ptr(), out_.escaped_surrogate));
     out_.words.push_unchecked(tape::word(t, id));
     out_.words.push_unchecked(static_cast<uint32_t>(begin));
     out_.words.push_unchecked(static_cast<uint32_t>(out_.utf16.size()));

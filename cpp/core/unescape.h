@@ -4,20 +4,27 @@
 #pragma once
 #include <cstdint>
 
+#include "../kernels/kernel.h"
 #include "reader.h"
 
 namespace wasmjson {
 
-// Writes at most (end - begin) units to out; returns the number written. Sets
-// `escaped_surrogate` when a \u escape wrote a surrogate code unit (which may be lone:
-// then the units are not valid UTF-16 text, and JS must not decode them as such).
-inline size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool& escaped_surrogate) {
+// Writes (end - begin) units at most to out, which has room for Kernel::width more;
+// returns the number written. Sets `escaped_surrogate` when a \u escape wrote a
+// surrogate code unit (which may be lone: then the units are not valid UTF-16 text, and
+// JS must not decode them as such). Runs of plain ASCII are widened a chunk at a time.
+template <class Kernel>
+size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool& escaped_surrogate) {
   uint16_t* o = out;
   while (p < end) {
     uint8_t c = *p;
     if (c != '\\' && c < 0x80) {
-      *o++ = c;
-      ++p;
+      // Checked first: back-to-back escapes and non-ASCII text skip the kernel call.
+      size_t run = Kernel::widen_ascii_run(p, o);
+      size_t left = static_cast<size_t>(end - p);
+      if (run > left) run = left;  // the chunk went past the string
+      p += run;
+      o += run;
       continue;
     }
     if (c == '\\') {

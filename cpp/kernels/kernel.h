@@ -47,6 +47,11 @@
 //   // out[0..width) whatever the bytes are, and returns string_stop(p).
 //   static size_t copy_string_run(const uint8_t* p, uint8_t* out);
 //
+//   // The parser's unescaping (cpp/core/unescape.h): stores p[0..width) widened to
+//   // UTF-16 units at out[0..width) whatever the bytes are, and returns the index of the
+//   // first '\\' or non-ASCII byte (width when none).
+//   static size_t widen_ascii_run(const uint8_t* p, uint16_t* out);
+//
 //   static constexpr size_t units16;          // UTF-16 units per call (1, 4, 16)
 //   // The same over UTF-16 code units: stores the low byte of each of p[0..units16) to
 //   // out[0..units16) and returns the index of the first unit that is '"', '\\', < 0x20

@@ -47,6 +47,10 @@ struct scalar_kernel {
     *out = *p;
     return string_stop(p);
   }
+  static inline size_t widen_ascii_run(const uint8_t* p, uint16_t* out) {
+    *out = *p;
+    return (*p == '\\' || *p >= 0x80) ? 0 : 1;
+  }
   static constexpr size_t units16 = 1;
   static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
     uint16_t u = *p;

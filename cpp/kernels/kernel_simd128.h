@@ -180,6 +180,15 @@ struct simd128_kernel {
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
 
+  static inline size_t widen_ascii_run(const uint8_t* p, uint16_t* out) {
+    v128_t v = wasm_v128_load(p);
+    wasm_v128_store(out, wasm_u16x8_extend_low_u8x16(v));
+    wasm_v128_store(out + 8, wasm_u16x8_extend_high_u8x16(v));
+    // A signed compare below zero catches every non-ASCII byte.
+    v128_t stop = wasm_v128_or(wasm_i8x16_lt(v, wasm_i64x2_splat(0)), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));
+    return first(wasm_i8x16_bitmask(stop));
+  }
+
   // Sixteen units (two vectors) a call, tested after narrowing: the unsigned saturating
   // narrow keeps units < 0x100 and turns larger ones into 0xFF (or 0 for those >= 0x8000
   // as signed), so "special or non-ASCII" is exactly string_stop's signed test on bytes.

@@ -103,6 +103,18 @@ struct swar64_kernel {
   // UTF-16 units in 16-bit lanes, four per word, two words a call; a hit is bit 15 of a
   // lane. Every test here is exact in every lane (no borrow crosses a lane: the high bit
   // is masked off first).
+  // Four bytes (the low half of x) spread to four 16-bit lanes.
+  static inline uint64_t spread4(uint64_t x) {
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL;
+    return (x | (x << 8)) & 0x00FF00FF00FF00FFULL;
+  }
+  static inline size_t widen_ascii_run(const uint8_t* p, uint16_t* out) {
+    uint64_t x = load(p);
+    uint64_t lo = spread4(x & 0xFFFFFFFFULL), hi = spread4(x >> 32);
+    std::memcpy(out, &lo, 8);
+    std::memcpy(out + 4, &hi, 8);
+    return first((x & kHigh) | eq(x, '\\'));
+  }
   static constexpr size_t units16 = 8;
   static constexpr uint64_t kOnes16 = 0x0001000100010001ULL;
   static constexpr uint64_t kHigh16 = 0x8000800080008000ULL;

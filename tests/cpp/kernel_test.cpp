@@ -192,6 +192,36 @@ void check_narrow_chunk(const uint16_t* p) {
   for (size_t i = 0; i < want; ++i) ASSERT_EQ(out[i], p[i]);
 }
 
+// The unescaper's widening run: every byte of the chunk stored as a unit, and the stop at
+// the first backslash or non-ASCII byte.
+template <class K>
+void check_widen_chunk(const uint8_t* p) {
+  uint16_t out[64];
+  for (auto& u : out) u = 0xAAAA;
+  size_t want = K::width;
+  for (size_t i = 0; i < K::width; ++i) {
+    if (p[i] == '\\' || p[i] >= 0x80) {
+      want = i;
+      break;
+    }
+  }
+  ASSERT_EQ(K::widen_ascii_run(p, out), want);
+  for (size_t i = 0; i < K::width; ++i) ASSERT_EQ(out[i], p[i]);
+  ASSERT_EQ(out[K::width], 0xAAAA);  // nothing past the chunk
+}
+
+TYPED_TEST(KernelTest, WidenAsciiRunEveryByteInEveryLane) {
+  using K = TypeParam;
+  for (size_t lane = 0; lane < K::width; ++lane) {
+    for (int b = 0; b < 256; ++b) {
+      std::vector<uint8_t> chunk(K::width + 16);
+      for (size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<uint8_t>('A' + i % 26);
+      chunk[lane] = static_cast<uint8_t>(b);
+      check_widen_chunk<K>(chunk.data());
+    }
+  }
+}
+
 TYPED_TEST(KernelTest, CopyStringRunEveryByteInEveryLane) {
   using K = TypeParam;
   for (size_t lane = 0; lane < K::width; ++lane) {
