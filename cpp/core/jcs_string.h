@@ -48,37 +48,41 @@ uint8_t* rewrite_escaped(uint8_t* o, const uint8_t* p, const uint8_t* end, const
     p += i;
     if (i == Kernel::width) continue;
     // A backslash (a quote would be the end: inside the content every quote is escaped).
-    uint8_t e = p[1];
-    if (e != 'u') {
-      if (e == '/') {
-        *o++ = '/';
-      } else {
-        o[0] = '\\';
-        o[1] = e;  // '"', '\\', b, f, n, r, t: JSON.stringify writes the same escape
-        o += 2;
+    // Escapes often come in runs (escaped non-ASCII text): take them back to back,
+    // without a scan between them.
+    do {
+      uint8_t e = p[1];
+      if (e != 'u') {
+        if (e == '/') {
+          *o++ = '/';
+        } else {
+          o[0] = '\\';
+          o[1] = e;  // '"', '\\', b, f, n, r, t: JSON.stringify writes the same escape
+          o += 2;
+        }
+        p += 2;
+        continue;
       }
-      p += 2;
-      continue;
-    }
-    uint32_t u = detail::escaped_unit(p);
-    if (u < 0x80) {
-      if (u < 0x20 || u == '"' || u == '\\') o = detail::escape_ascii(o, static_cast<uint8_t>(u));
-      else *o++ = static_cast<uint8_t>(u);
-      p += 6;
-      continue;
-    }
-    if ((u & 0xF800) != 0xD800) {
-      o = detail::put_bmp(o, u);
-      p += 6;
-      continue;
-    }
-    if (u < 0xDC00 && detail::low_surrogate_escape_at(p + 6)) {
-      o = detail::put_utf8(o, detail::pair(static_cast<uint16_t>(u), static_cast<uint16_t>(detail::escaped_unit(p + 6))));
-      p += 12;
-      continue;
-    }
-    lone = p;
-    return nullptr;
+      uint32_t u = detail::escaped_unit(p);
+      if (u < 0x80) {
+        if (u < 0x20 || u == '"' || u == '\\') o = detail::escape_ascii(o, static_cast<uint8_t>(u));
+        else *o++ = static_cast<uint8_t>(u);
+        p += 6;
+        continue;
+      }
+      if ((u & 0xF800) != 0xD800) {
+        o = detail::put_bmp(o, u);
+        p += 6;
+        continue;
+      }
+      if (u < 0xDC00 && detail::low_surrogate_escape_at(p + 6)) {
+        o = detail::put_utf8(o, detail::pair(static_cast<uint16_t>(u), static_cast<uint16_t>(detail::escaped_unit(p + 6))));
+        p += 12;
+        continue;
+      }
+      lone = p;
+      return nullptr;
+    } while (*p == '\\');
   }
 }
 

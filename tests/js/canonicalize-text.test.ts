@@ -149,6 +149,21 @@ for (const flavor of FLAVORS) {
       expect(() => codec.canonicalize('{"a":')).toThrow(SyntaxError);
     });
 
+    it('works across a document above 16 MiB (whose buffers are given back after it)', () => {
+      const item = (i: number) => `{"b":${i},"a":"${'x'.repeat(60)}"}`;
+      const canonicalItem = (i: number) => `{"a":"${'x'.repeat(60)}","b":${i}}`;
+      const n = 300_000; // about 23 MB
+      const big = `[${Array.from({ length: n }, (_, i) => item(i)).join(',')}]`;
+      expect(big.length).toBeGreaterThan(16 * 1024 * 1024);
+      const out = codec.canonicalize(big) as string;
+      expect(out.length).toBe(big.length);
+      expect(out.slice(0, 200)).toBe(`[${canonicalItem(0)},${canonicalItem(1)},${canonicalItem(2)}`.slice(0, 200));
+      expect(out.endsWith(`${canonicalItem(n - 1)}]`)).toBe(true);
+      expect(codec.canonicalize('{"b":1,"a":[2]}')).toBe('{"a":[2],"b":1}');
+      expect(codec.canonicalize(utf8.encode(big)).length).toBe(big.length);
+      expect(codec.canonicalize('{"b":1,"a":[2]}')).toBe('{"a":[2],"b":1}');
+    });
+
     it('takes every kind of byte container and gives bytes back for them', () => {
       const text = '{"b":[1.0,"\u00e9"],"a":null}';
       const expected = utf8.encode('{"a":null,"b":[1,"\u00e9"]}');
