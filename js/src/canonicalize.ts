@@ -4,6 +4,8 @@
 // non-finite numbers. Values are first converted as JSON.stringify converts them (toJSON,
 // boxed primitives; undefined, functions and symbols left out of objects and written as
 // null in arrays). Iterative: nesting depth is bounded by memory, not the call stack.
+// JSON text (strings, bytes) is canonicalized in wasm instead (cpp/core/canonicalize.h,
+// codec.ts); it comes here only for what this file rejects, so the errors are these.
 
 export class CanonicalizationError extends TypeError {
   constructor(message: string) {
