@@ -45,11 +45,13 @@ class reformat_writer {
     return true;
   }
   bool literal(literal_kind k, size_t) {
-    static const char* const words[] = {"null", "false", "true"};
-    const char* w = words[static_cast<int>(k)];
-    size_t n = std::strlen(w);
+    // Each word padded to 8 bytes: one fixed-size copy (prefix() reserved the room).
+    static const uint8_t words[3][8] = {{'n', 'u', 'l', 'l'}, {'f', 'a', 'l', 's', 'e'}, {'t', 'r', 'u', 'e'}};
+    static constexpr size_t lengths[] = {4, 5, 4};
+    size_t n = lengths[static_cast<int>(k)];
     if (!prefix(n)) return false;
-    copy(reinterpret_cast<const uint8_t*>(w), reinterpret_cast<const uint8_t*>(w) + n);
+    std::memcpy(out_.end_ptr(), words[static_cast<int>(k)], 8);
+    out_.advance(n);
     return true;
   }
 
@@ -57,8 +59,8 @@ class reformat_writer {
   // Separator and indentation before a value, then room for `n` more bytes.
   bool prefix(size_t n) {
     size_t depth = first_.size();
-    // +16: copy_input may store a whole 16-byte chunk.
-    if (!out_.reserve_more(n + 18 + indent_len_ * depth)) return false;
+    // +32: copy_input and newline() store whole 16-byte chunks.
+    if (!out_.reserve_more(n + 34 + indent_len_ * depth)) return false;
     if (after_key_) {
       after_key_ = false;
       return true;
@@ -78,7 +80,7 @@ class reformat_writer {
   bool close(uint8_t c) {
     bool empty = first_.back();
     first_.pop_back();
-    if (!out_.reserve_more(2 + indent_len_ * first_.size())) return false;
+    if (!out_.reserve_more(18 + indent_len_ * first_.size())) return false;
     if (!empty) newline(first_.size());
     put(c);
     return true;
@@ -88,7 +90,8 @@ class reformat_writer {
   void newline(size_t depth) {
     if (!indent_len_) return;
     size_t need = 1 + depth * indent_len_;
-    if (line_.size() < need && line_.reserve_more(need - line_.size())) {
+    // (+16: the line is copied in whole 16-byte chunks, which may read past `need`.)
+    if (line_.size() < need && line_.reserve_more(need - line_.size() + 16)) {
       if (line_.size() == 0) line_.push_unchecked('\n');
       while (line_.size() < need) {
         std::memcpy(line_.end_ptr(), indent_, indent_len_);
@@ -96,7 +99,12 @@ class reformat_writer {
       }
     }
     if (line_.size() >= need) {
-      copy(line_.data(), line_.data() + need);
+      // Chunks of 16 bytes, not a variable-size memcpy (a bulk-memory call in wasm, costly
+      // for the few bytes of a typical line break).
+      const uint8_t* from = line_.data();
+      uint8_t* to = out_.end_ptr();
+      for (size_t i = 0; i < need; i += 16) std::memcpy(to + i, from + i, 16);
+      out_.advance(need);
       return;
     }
     put('\n');

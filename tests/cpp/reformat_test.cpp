@@ -1,0 +1,83 @@
+// minify and prettify (cpp/core/reformat.h) in every kernel: exact output on hand-made
+// cases (JSON.stringify's layout for prettify), and on the corpus: minify equals the input
+// with whitespace outside strings removed, and prettify then minify equals minify.
+#include <string>
+
+#include "core/padded_input.h"
+#include "core/reformat.h"
+#include "kernels.h"
+#include "shared_files.h"
+
+using namespace wasmjson;
+
+template <class K>
+class ReformatTest : public ::testing::Test {};
+TYPED_TEST_SUITE(ReformatTest, AllKernels, KernelNames);
+
+namespace {
+
+template <class K>
+std::string reformat_text(const std::string& in, const std::string& indent, result* r = nullptr) {
+  padded_input p(in);
+  byte_stack stack;
+  growable<uint8_t> out, first, line;
+  result res = reformat<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent.data()), indent.size(),
+                           stack, out, first, line);
+  if (r) *r = res;
+  return res.ok() ? std::string(reinterpret_cast<const char*>(out.data()), out.size()) : std::string("<error>");
+}
+
+// The reference minifier: drops JSON whitespace outside strings.
+std::string strip(const std::string& s) {
+  std::string out;
+  bool in_string = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\') out += s[++i];
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TYPED_TEST(ReformatTest, HandMadeCases) {
+  using K = TypeParam;
+  EXPECT_EQ(reformat_text<K>(" { \"a\" : [ 1 , -0.50e+3 , true , false , null , \"x\\\\ \\\" y\" ] , \"b\" : { } , \"c\" : [ ] } ", ""),
+            "{\"a\":[1,-0.50e+3,true,false,null,\"x\\\\ \\\" y\"],\"b\":{},\"c\":[]}");
+  EXPECT_EQ(reformat_text<K>("{\"a\":[1,{\"b\":null}],\"c\":{},\"d\":[]}", "  "),
+            "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {},\n  \"d\": []\n}");
+  EXPECT_EQ(reformat_text<K>("[true,false]", "\t"), "[\n\ttrue,\n\tfalse\n]");
+  EXPECT_EQ(reformat_text<K>("\xEF\xBB\xBF 7 ", ""), "7");
+  // Deep nesting: the cached indent line grows past a whole chunk many times.
+  std::string deep(200, '['), closes(200, ']');
+  std::string pretty = reformat_text<K>(deep + "1" + closes, "          ");
+  EXPECT_EQ(strip(pretty), deep + "1" + closes);
+  EXPECT_NE(pretty.find("\n" + std::string(2000, ' ') + "1\n"), std::string::npos);
+  result r;
+  reformat_text<K>("[1,]", "  ", &r);
+  EXPECT_FALSE(r.ok());
+  reformat_text<K>("{\"a\" 1}", "", &r);
+  EXPECT_EQ(r.code, error_code::expected_colon);
+  EXPECT_EQ(r.offset, 5u);
+}
+
+TYPED_TEST(ReformatTest, CorpusRoundTrips) {
+  using K = TypeParam;
+  if (!testing_support::have_shared()) GTEST_SKIP() << "../shared not present";
+  for (const auto& f : testing_support::shared_files("corpus")) {
+    if (f.extension() != ".json") continue;
+    std::string text = testing_support::read_file(f);
+    std::string min = reformat_text<K>(text, "");
+    ASSERT_EQ(min, strip(text)) << f;
+    for (const char* indent : {"  ", "\t", "          "}) ASSERT_EQ(strip(reformat_text<K>(text, indent)), min) << f;
+  }
+}
