@@ -225,7 +225,11 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       const code = i32[report];
       if (code !== 0) throw failure(code, i32[report + 1] >>> 0, source, region.len);
       const out = i32[report + 2] >>> 0;
-      const bytes = memory.bytes().subarray(out, out + (i32[report + 3] >>> 0));
+      const outLen = i32[report + 3] >>> 0;
+      // Minifying only drops whitespace: nothing dropped means the text is already
+      // minified, and a string (immutable) can be returned as it is.
+      if (isString && indent === '' && outLen === region.len) return source;
+      const bytes = memory.bytes().subarray(out, out + outLen);
       if (!isString) return bytes.slice();
       const text = decodeUtf8(bytes);
       return text.includes('\ufffd') ? restoreLoneSurrogates(source, text) : text;

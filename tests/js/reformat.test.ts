@@ -71,6 +71,18 @@ for (const flavor of FLAVORS) {
       expect(codec.prettify(text)).toBe('{\n  "\ud800": [\n    "\ufffd",\n    "a\udfffb",\n    "\ud83d\ude00"\n  ]\n}');
     });
 
+    it('minify gives already minified text back as it is, and still validates it', () => {
+      for (const text of ['{"a":[1,2,{"b":"\ud800 \ufffd é"}],"c":null}', '[]', '"x"', '-0.5e+3']) {
+        expect(codec.minify(text)).toBe(text);
+        const bytes = utf8.encode(text);
+        const out = codec.minify(bytes) as Uint8Array;
+        expect(out).toStrictEqual(bytes);
+        expect(out).not.toBe(bytes); // bytes are mutable: always a copy
+      }
+      expect(() => codec.minify('[1,]')).toThrow(SyntaxError);
+      expect(() => codec.minify('{"a":tru}')).toThrow(SyntaxError);
+    });
+
     it('reject invalid input with a positioned SyntaxError', () => {
       expect(() => codec.minify('{"a": [1, 2,, 3]}')).toThrow(SyntaxError);
       try {
