@@ -18,7 +18,7 @@ struct jcs_buffers {
   byte_stack stack;
   jcs_tree tree;
   growable<jcs_frame> frames;
-  growable<uint8_t> out;
+  output_buffer out;
   bool saw_replacement = false;  // some string held U+FFFD (see reader::saw_replacement)
 };
 
@@ -26,7 +26,7 @@ struct jcs_buffers {
 template <class Kernel>
 result canonicalize(const uint8_t* data, size_t len, uint32_t flags, jcs_buffers& b) {
   b.tree.clear();
-  b.out.clear();
+  b.out.clear();  // (no output after a reader error)
   jcs_tree_builder sink(data, b.tree);
   reader<Kernel, jcs_tree_builder> r(data, len, sink, b.stack, bom_length(data, len, flags));
   result res = r.run();

@@ -12,6 +12,7 @@
 #include "jcs_number.h"
 #include "jcs_string.h"
 #include "jcs_tree.h"
+#include "writer_output.h"
 
 namespace wasmjson {
 
@@ -27,122 +28,144 @@ struct jcs_frame {
 template <class Kernel>
 class jcs_writer {
  public:
-  jcs_writer(const uint8_t* data, const jcs_tree& tree, growable<uint8_t>& out, growable<jcs_frame>& frames)
+  jcs_writer(const uint8_t* data, const jcs_tree& tree, output_buffer& out, growable<jcs_frame>& frames)
       : data_(data), tree_(tree), out_(out), frames_(frames) {}
 
-  // Writes the document (the tree must hold one complete value).
+  // Writes the document (the tree must hold one complete value) into `out`, replacing
+  // what it held.
   result run() {
+    out_.clear();
+    frames_.clear();
+    // The output cursor and the end of its room live in locals: stored through a byte
+    // pointer, members would be reloaded after every store.
+    cursor c{nullptr, nullptr};
+    result r = write(c);
+    if (c.o) out_.commit(c.o);
+    return r;
+  }
+
+ private:
+  struct cursor {
+    uint8_t* o;
+    uint8_t* limit;
+  };
+
+  // Fixed-size copies may store this far past what they mean to write.
+  static constexpr size_t kCopySlack = Kernel::width > 16 ? Kernel::width : 16;
+
+  static result oom() { return {error_code::out_of_memory, 0}; }
+
+  // Room for n more bytes at c.o; false when memory cannot grow.
+  WASMJSON_INLINE bool room(cursor& c, size_t n) {
+    if (static_cast<size_t>(c.limit - c.o) >= n) return true;
+    c = grow(c, n);
+    return c.o != nullptr;
+  }
+  __attribute__((noinline)) cursor grow(cursor c, size_t n) {
+    cursor g;
+    g.o = out_.reserve(c.o, n, g.limit);
+    return g;
+  }
+
+  result write(cursor& c) {
     const jcs_node* nodes = tree_.nodes.data();
     const jcs_member* members = tree_.members.data();
-    frames_.clear();
     uint32_t i = 0;  // the value to write
     for (;;) {
       const jcs_node& v = nodes[i];
-      uint32_t next;  // the node after v's subtree
+      uint32_t next = i + 1;  // the node after v's subtree
       switch (v.kind) {
         case jcs_node::kNull:
-          if (!literal("null", 4)) return oom();
-          next = i + 1;
+          if (!room(c, 4)) return oom();
+          std::memcpy(c.o, "null", 4);
+          c.o += 4;
           break;
         case jcs_node::kFalse:
-          if (!literal("false", 5)) return oom();
-          next = i + 1;
+          if (!room(c, 5)) return oom();
+          std::memcpy(c.o, "false", 5);
+          c.o += 5;
           break;
         case jcs_node::kTrue:
-          if (!literal("true", 4)) return oom();
-          next = i + 1;
+          if (!room(c, 4)) return oom();
+          std::memcpy(c.o, "true", 4);
+          c.o += 4;
           break;
-        case jcs_node::kNumber:
-          if (!room(kMaxNumberLength)) return oom();
-          {
-            uint8_t* o = write_jcs_number(out_.end_ptr(), data_ + v.a, data_ + v.b);
-            if (!o) return {error_code::jcs_not_finite, v.a};
-            commit(o);
-          }
-          next = i + 1;
+        case jcs_node::kNumber: {
+          if (!room(c, kMaxNumberLength)) return oom();
+          uint8_t* o = write_jcs_number(c.o, data_ + v.a, data_ + v.b);
+          if (!o) return {error_code::jcs_not_finite, v.a};
+          c.o = o;
           break;
+        }
         case jcs_node::kString:
-          if (!room(v.b - v.a + 2 + kCopySlack)) return oom();
-          copy_source(v.a - 1, v.b + 1);  // with its quotes
-          next = i + 1;
+          if (!room(c, v.b - v.a + 2 + kCopySlack)) return oom();
+          c.o = copy_source(c.o, v.a - 1, v.b + 1);  // with its quotes
           break;
-        case jcs_node::kStringEscaped:
-          if (!escaped(v.a, v.b)) return error_;
-          next = i + 1;
+        case jcs_node::kStringEscaped: {
+          result r = escaped(c, v.a, v.b);
+          if (!r.ok()) return r;
           break;
+        }
         case jcs_node::kArray:
-          if (!room(2)) return oom();
-          put('[');
+          if (!room(c, 2)) return oom();
+          *c.o++ = '[';
           if (v.a == i + 1) {
-            put(']');
+            *c.o++ = ']';
             next = v.a;
             break;
           }
           if (!frames_.push({0, v.a, v.a, false})) return oom();
           i = i + 1;
           continue;
-        default:  // kObject
-          if (!room(2)) return oom();
-          put('{');
+        default: {  // kObject
+          if (!room(c, 2)) return oom();
+          *c.o++ = '{';
           if (v.c == 0) {
-            put('}');
+            *c.o++ = '}';
             next = v.a;
             break;
           }
           if (!frames_.push({v.b + 1, v.b + v.c, v.a, true})) return oom();
-          if (!key(members[v.b], false)) return error_;
+          result r = key(c, members[v.b]);
+          if (!r.ok()) return r;
           i = members[v.b].value;
           continue;
+        }
       }
       // v is written: move on in the innermost open container, closing those that end.
       for (;;) {
         if (frames_.empty()) return {error_code::ok, 0};
+        if (!room(c, 1)) return oom();
         jcs_frame& f = frames_.back();
         if (f.is_object) {
           if (f.next == f.last) {
             next = f.end;
             frames_.pop_back();
-            if (!room(1)) return oom();
-            put('}');
+            *c.o++ = '}';
             continue;
           }
-          if (!key(members[f.next], true)) return error_;
-          i = members[f.next++].value;
+          *c.o++ = ',';
+          const jcs_member& m = members[f.next++];
+          result r = key(c, m);
+          if (!r.ok()) return r;
+          i = m.value;
           break;
         }
         if (next == f.last) {
           frames_.pop_back();
-          if (!room(1)) return oom();
-          put(']');
+          *c.o++ = ']';
           continue;  // next is already the array's end
         }
-        if (!room(1)) return oom();
-        put(',');
+        *c.o++ = ',';
         i = next;
         break;
       }
     }
   }
 
- private:
-  // Fixed-size copies may store this far past what they mean to write.
-  static constexpr size_t kCopySlack = Kernel::width > 16 ? Kernel::width : 16;
-
-  result oom() { return error_ = {error_code::out_of_memory, 0}; }
-  bool room(size_t n) { return out_.reserve_more(n); }
-  void put(uint8_t c) { out_.push_unchecked(c); }
-  void commit(uint8_t* o) { out_.advance(static_cast<size_t>(o - out_.end_ptr())); }
-  bool literal(const char* word, size_t n) {
-    if (!room(n)) return false;
-    std::memcpy(out_.end_ptr(), word, n);
-    out_.advance(n);
-    return true;
-  }
-
-  // Source bytes [b, e) into the output (room already reserved, with kCopySlack).
-  void copy_source(uint32_t b, uint32_t e) {
+  // Source bytes [b, e) to o (room already reserved, with kCopySlack); returns the end.
+  uint8_t* copy_source(uint8_t* o, uint32_t b, uint32_t e) const {
     const uint8_t* p = data_ + b;
-    uint8_t* o = out_.end_ptr();
     size_t n = e - b;
     if (n <= 16) {
       std::memcpy(o, p, 16);  // the input's padding makes the over-read safe
@@ -152,54 +175,40 @@ class jcs_writer {
     } else {
       std::memcpy(o, p, n);
     }
-    out_.advance(n);
+    return o + n;
   }
 
-  // A string with escapes, quoted, from its source content [b, e). False with error_
-  // set on failure.
-  bool escaped(uint32_t b, uint32_t e) {
-    if (!room(e - b + 2 + kCopySlack)) {
-      oom();
-      return false;
-    }
-    put('"');
+  // A string with escapes, quoted, from its source content [b, e).
+  WASMJSON_INLINE result escaped(cursor& c, uint32_t b, uint32_t e) {
+    if (!room(c, e - b + 3 + kCopySlack)) return oom();  // quotes, and a ':' after a key
+    *c.o++ = '"';
     const uint8_t* lone = nullptr;
-    uint8_t* o = rewrite_escaped<Kernel>(out_.end_ptr(), data_ + b, data_ + e, lone);
-    if (!o) {
-      error_ = {error_code::jcs_lone_surrogate, static_cast<size_t>(lone - data_)};
-      return false;
-    }
-    commit(o);
-    put('"');
-    return true;
+    uint8_t* o = rewrite_escaped<Kernel>(c.o, data_ + b, data_ + e, lone);
+    if (!o) return {error_code::jcs_lone_surrogate, static_cast<size_t>(lone - data_)};
+    *o++ = '"';
+    c.o = o;
+    return {error_code::ok, 0};
   }
 
-  // A member's key and ':', after a ',' unless it is the first. False with error_ set.
-  bool key(const jcs_member& m, bool comma) {
+  // A member's key and ':'.
+  WASMJSON_INLINE result key(cursor& c, const jcs_member& m) {
     if (m.key_len & jcs_member::kUnescaped) {
-      if (comma) {
-        if (!room(1)) return oom(), false;
-        put(',');
-      }
       uint32_t source[2];
       std::memcpy(source, tree_.key_bytes.data() + m.key_off - 8, 8);
-      if (!escaped(source[0], source[1])) return false;
-      if (!room(1)) return oom(), false;
-      put(':');
-      return true;
+      result r = escaped(c, source[0], source[1]);
+      if (r.ok()) *c.o++ = ':';
+      return r;
     }
-    if (!room(m.key_len + 4 + kCopySlack)) return oom(), false;
-    if (comma) put(',');
-    copy_source(m.key_off - 1, m.key_off + m.key_len + 1);
-    put(':');
-    return true;
+    if (!room(c, m.key_len + 3 + kCopySlack)) return oom();
+    c.o = copy_source(c.o, m.key_off - 1, m.key_off + m.key_len + 1);
+    *c.o++ = ':';
+    return {error_code::ok, 0};
   }
 
   const uint8_t* data_;
   const jcs_tree& tree_;
-  growable<uint8_t>& out_;
+  output_buffer& out_;
   growable<jcs_frame>& frames_;
-  result error_{error_code::ok, 0};
 };
 
 }  // namespace wasmjson
