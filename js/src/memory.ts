@@ -2,6 +2,7 @@
 // re-checked before use: anything that allocates may grow memory and detach old views.
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
+import { NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
 const encoder = new TextEncoder();
 /** The largest size a wasm32 allocation can ask for (sizes are unsigned 32-bit). */
@@ -21,9 +22,11 @@ export class Memory {
     this.padding = wasm.wj_padding();
   }
 
-  private i32 = new Int32Array(0);
-  private f64 = new Float64Array(0);
-  private u16 = new Uint16Array(0);
+  // One object, its views replaced when memory grows: callers read it right after a call.
+  private readonly views = { i32: new Int32Array(0), f64: new Float64Array(0), u16: new Uint16Array(0) };
+  // Node's Buffer over all of memory: its utf8Write encodes a string in place, with no
+  // view made per call (what small documents notice).
+  private nodeBuffer: NodeBuffer | undefined;
 
   /** The current view of all of linear memory. */
   bytes(): Uint8Array {
@@ -32,14 +35,27 @@ export class Memory {
   }
 
   /** Views of all of memory as i32, f64 and u16, current after any growth. */
-  wide(): { i32: Int32Array; f64: Float64Array; u16: Uint16Array } {
+  wide(): { readonly i32: Int32Array; readonly f64: Float64Array; readonly u16: Uint16Array } {
     const buffer = this.wasm.memory.buffer;
-    if (this.i32.buffer !== buffer) {
-      this.i32 = new Int32Array(buffer);
-      this.f64 = new Float64Array(buffer);
-      this.u16 = new Uint16Array(buffer);
+    const v = this.views;
+    if (v.i32.buffer !== buffer) {
+      v.i32 = new Int32Array(buffer);
+      v.f64 = new Float64Array(buffer);
+      v.u16 = new Uint16Array(buffer);
     }
-    return { i32: this.i32, f64: this.f64, u16: this.u16 };
+    return v;
+  }
+
+  /** Encodes text as UTF-8 at ptr, at most cap bytes: units read and bytes written. */
+  private encodeAt(text: string, ptr: number, cap: number): { read: number; written: number } {
+    // With room for the worst case (3 bytes per unit) utf8Write cannot stop short, so it
+    // has read everything (it does not say how much it read).
+    if (NodeBufferCtor !== undefined && cap >= text.length * 3) {
+      const buffer = this.wasm.memory.buffer;
+      if (this.nodeBuffer === undefined || this.nodeBuffer.buffer !== buffer) this.nodeBuffer = NodeBufferCtor.from(buffer);
+      return { read: text.length, written: this.nodeBuffer.utf8Write(text, ptr, cap) };
+    }
+    return encoder.encodeInto(text, this.bytes().subarray(ptr, ptr + cap));
   }
 
   /** A buffer of at least `size` bytes plus padding: the scratch buffer when it is free. */
@@ -113,7 +129,7 @@ export class Memory {
     // Use all of a free scratch buffer: it has room for earlier documents' UTF-8.
     let cap = this.scratchBusy ? text.length : Math.max(text.length, Math.min(this.scratchCap, text.length * 3));
     let ptr = this.reserve(cap);
-    let { read, written } = encoder.encodeInto(text, this.bytes().subarray(ptr, ptr + cap));
+    let { read, written } = this.encodeAt(text, ptr, cap);
     if (read < text.length) {
       const need = written + (text.length - read) * 3;
       ptr = this.grow(ptr, written, need);

@@ -8,6 +8,7 @@ export interface NodeBuffer extends Uint8Array {
   write(s: string, offset: number, length: number, encoding: 'utf16le'): number;
   latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;
+  utf8Write(s: string, offset: number, length: number): number;
 }
 type BufferCtor = {
   from(buffer: ArrayBufferLike): NodeBuffer;
