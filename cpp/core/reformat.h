@@ -139,21 +139,11 @@ class reformat_writer {
 // minify() alone: the output is the input less its whitespace gaps, so nothing is
 // written per token. The reader reports each gap; the text between gaps is copied in
 // one piece (an already minified document is a single copy at the end).
-class minify_writer {
+// Tokens are ignored as validation ignores them (null_sink); only the gaps matter.
+class minify_writer : public null_sink {
  public:
-  static constexpr bool kIgnoresPositions = true;
-
   // `out` must have room for the whole input (reserved by the caller).
   minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), pending_(begin) {}
-
-  bool begin_object(size_t) { return true; }
-  bool end_object() { return true; }
-  bool begin_array(size_t) { return true; }
-  bool end_array() { return true; }
-  bool key(const string_span&) { return true; }
-  bool string(const string_span&) { return true; }
-  bool number(const number_span&) { return true; }
-  bool literal(literal_kind, size_t) { return true; }
 
   void whitespace(const uint8_t* begin, const uint8_t* end) {
     copy_pending(begin);
