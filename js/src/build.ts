@@ -146,24 +146,12 @@ export function buildValue(
 ): unknown {
   const w32 = tape.words;
   const f64 = tape.numbers;
-  const u16 = tape.utf16;
-  const u16Base = tape.utf16Start;
-  const escaped = tape.escaped;
   const withSource = records !== undefined;
   let key = '';
   let keyOk = true;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
 
-  // The string of a string-esc or key-new-esc entry at word i: a slice of all escaped
-  // strings decoded at once, else its UTF-16 units, else (source with lone surrogates)
-  // its raw text decoded by the engine.
-  const escapedString = (i: number): string =>
-    escaped !== undefined
-      ? escaped.slice(w32[i + 1], w32[i + 2])
-      : illFormed
-        ? rawString(text, w32[i + 3], w32[i + 4])
-        : utf16String(u16, u16Base + w32[i + 1], u16Base + w32[i + 2]);
   let ni = tape.numbersStart;
   let i = tape.start;
   const end = tape.end;
@@ -199,7 +187,7 @@ export function buildValue(
           i += 3;
           break;
         case T_STRING_ESC:
-          v = escapedString(i);
+          v = escapedString(tape, text, illFormed, i);
           i += 5;
           break;
         case T_KEY: {
@@ -215,7 +203,7 @@ export function buildValue(
             key = text.slice(w32[i + 1], w32[i + 2]);
             i += 3;
           } else {
-            key = escapedString(i);
+            key = escapedString(tape, text, illFormed, i);
             i += 5;
           }
           keyOk = isAssignable(key);
@@ -303,13 +291,32 @@ export function buildValue(
     if (records) records.root = valueRecs[0];
     return values[0];
   } finally {
-    // Keep the stacks' storage for the next call, but nothing they pointed to.
-    values.fill(undefined, 0, highWater);
+    // Keep the stacks' storage for the next call, but nothing they pointed to. (A loop
+    // for small documents: a call to fill() costs more than clearing a few slots.)
+    if (highWater <= 16) for (let j = 0; j < highWater; j++) values[j] = undefined;
+    else values.fill(undefined, 0, highWater);
     if (withSource) valueRecs.length = 0;
-    bases.length = 0;
-    savedKeys.length = 0;
-    savedKeyOk.length = 0;
+    // Balanced after a complete build; left over only when it threw.
+    if (bases.length !== 0) {
+      bases.length = 0;
+      savedKeys.length = 0;
+      savedKeyOk.length = 0;
+    }
   }
+}
+
+/**
+ * The string of a string-esc or key-new-esc entry at word i: a slice of all escaped
+ * strings decoded at once, else its UTF-16 units, else (source with lone surrogates) its
+ * raw text decoded by the engine. (Not a closure: none is made per document.)
+ */
+function escapedString(tape: Tape, text: TextSource, illFormed: boolean, i: number): string {
+  const w32 = tape.words;
+  return tape.escaped !== undefined
+    ? tape.escaped.slice(w32[i + 1], w32[i + 2])
+    : illFormed
+      ? rawString(text, w32[i + 3], w32[i + 4])
+      : utf16String(tape.utf16, tape.utf16Start + w32[i + 1], tape.utf16Start + w32[i + 2]);
 }
 
 /**
