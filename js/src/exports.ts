@@ -43,7 +43,7 @@ export const CODE_JCS_LONE_SURROGATE = 21;
 export const CODE_JCS_NOT_FINITE = 22;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
-// because every view is re-checked against memory.buffer before use.
+// because every view is re-checked before use (growth leaves old views empty).
 export const IMPORTS: WebAssembly.Imports = {
   env: { emscripten_notify_memory_growth: () => {} },
 };

@@ -1,5 +1,7 @@
-// Linear-memory access for one wasm instance. Every Uint8Array over wasm memory is
-// re-checked before use: anything that allocates may grow memory and detach old views.
+// Linear-memory access for one wasm instance. Every view of wasm memory is re-checked
+// before use: anything that allocates may grow memory, which detaches the old buffer.
+// A detached buffer's views have length 0, so the check is a length test (reading
+// memory.buffer, a getter, costs more on every call). The memory is never shared.
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
 import { NodeBufferCtor, type NodeBuffer } from './utf8.js';
@@ -30,15 +32,15 @@ export class Memory {
 
   /** The current view of all of linear memory. */
   bytes(): Uint8Array {
-    if (this.view.buffer !== this.wasm.memory.buffer) this.view = new Uint8Array(this.wasm.memory.buffer);
+    if (this.view.length === 0) this.view = new Uint8Array(this.wasm.memory.buffer);
     return this.view;
   }
 
   /** Views of all of memory as i32, f64 and u16, current after any growth. */
   wide(): { readonly i32: Int32Array; readonly f64: Float64Array; readonly u16: Uint16Array } {
-    const buffer = this.wasm.memory.buffer;
     const v = this.views;
-    if (v.i32.buffer !== buffer) {
+    if (v.i32.length === 0) {
+      const buffer = this.wasm.memory.buffer;
       v.i32 = new Int32Array(buffer);
       v.f64 = new Float64Array(buffer);
       v.u16 = new Uint16Array(buffer);
@@ -51,8 +53,7 @@ export class Memory {
     // With room for the worst case (3 bytes per unit) utf8Write cannot stop short, so it
     // has read everything (it does not say how much it read).
     if (NodeBufferCtor !== undefined && cap >= text.length * 3) {
-      const buffer = this.wasm.memory.buffer;
-      if (this.nodeBuffer === undefined || this.nodeBuffer.buffer !== buffer) this.nodeBuffer = NodeBufferCtor.from(buffer);
+      if (this.nodeBuffer === undefined || this.nodeBuffer.length === 0) this.nodeBuffer = NodeBufferCtor.from(this.wasm.memory.buffer);
       return { read: text.length, written: this.nodeBuffer.utf8Write(text, ptr, cap) };
     }
     return encoder.encodeInto(text, this.bytes().subarray(ptr, ptr + cap));

@@ -171,16 +171,15 @@ class Writer {
 
   // Views of wasm memory, re-made after it grows (any wasm call, or user code that calls
   // into the codec, may grow it).
-  private buffer: ArrayBufferLike | undefined;
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
   private u16 = new Uint16Array(0);
   private u8 = new Uint8Array(0);
   private nodeBuffer: NodeBuffer | undefined;
   private views(): void {
+    // Growth detaches the old buffer, leaving its views empty (see memory.ts).
+    if (this.u8.length !== 0) return;
     const buffer = this.wasm.memory.buffer;
-    if (buffer === this.buffer) return;
-    this.buffer = buffer;
     this.i32 = new Int32Array(buffer);
     this.f64 = new Float64Array(buffer);
     this.u16 = new Uint16Array(buffer);
