@@ -12,6 +12,7 @@
 
 #include "growable.h"
 #include "jcs_key_order.h"
+#include "jcs_number.h"
 #include "jcs_shape_cache.h"
 #include "jcs_string.h"
 #include "reader.h"
@@ -22,7 +23,7 @@ struct jcs_node {
   enum kind : uint32_t { kNull, kFalse, kTrue, kNumber, kString, kStringEscaped, kArray, kObject };
   uint32_t kind;
   // kNumber, kString, kStringEscaped: the source text's byte offsets [a, b) (for strings,
-  // the content between the quotes).
+  // the content between the quotes); kNumber: c = its jcs_number_form.
   // kArray: a = the index of the node after its last element (its elements are the nodes
   //   in between, each followed by its own subtree).
   // kObject: a = the same end; b = its first member in jcs_tree::members; c = how many.
@@ -131,7 +132,10 @@ class jcs_tree_builder {
   bool string(const string_span& s) {
     return push({s.has_escape ? jcs_node::kStringEscaped : jcs_node::kString, offset(s.begin), offset(s.end), 0});
   }
-  bool number(const number_span& n) { return push({jcs_node::kNumber, offset(n.begin), offset(n.end), 0}); }
+  bool number(const number_span& n) {
+    uint32_t form = static_cast<uint32_t>(classify_jcs_number(n.begin, n.end, n.is_integer));
+    return push({jcs_node::kNumber, offset(n.begin), offset(n.end), form});
+  }
   bool literal(literal_kind k, size_t) {
     uint32_t kind = k == literal_kind::null_value ? jcs_node::kNull
                     : k == literal_kind::true_value ? jcs_node::kTrue

@@ -71,6 +71,10 @@ class jcs_writer {
     const jcs_node* nodes = tree_.nodes.data();
     const jcs_member* members = tree_.members.data();
     uint32_t i = 0;  // the value to write
+    // The end node of the innermost open container when it is an array, else 0: the
+    // next element of an array is the node after the last one's subtree, found without
+    // going to the frame stack (whose members a byte store would make reloads of).
+    uint32_t array_last = 0;
     for (;;) {
       const jcs_node& v = nodes[i];
       uint32_t next = i + 1;  // the node after v's subtree
@@ -92,7 +96,7 @@ class jcs_writer {
           break;
         case jcs_node::kNumber: {
           if (!room(c, kMaxNumberLength)) return oom();
-          uint8_t* o = write_jcs_number(c.o, data_ + v.a, data_ + v.b);
+          uint8_t* o = write_jcs_number(c.o, data_ + v.a, data_ + v.b, static_cast<jcs_number_form>(v.c));
           if (!o) return {error_code::jcs_not_finite, v.a};
           c.o = o;
           break;
@@ -115,6 +119,7 @@ class jcs_writer {
             break;
           }
           if (!frames_.push({0, v.a, v.a, false})) return oom();
+          array_last = v.a;
           i = i + 1;
           continue;
         default: {  // kObject
@@ -126,6 +131,7 @@ class jcs_writer {
             break;
           }
           if (!frames_.push({v.b + 1, v.b + v.c, v.a, true})) return oom();
+          array_last = 0;
           result r = key(c, members[v.b]);
           if (!r.ok()) return r;
           i = members[v.b].value;
@@ -133,6 +139,12 @@ class jcs_writer {
         }
       }
       // v is written: move on in the innermost open container, closing those that end.
+      if (!room(c, 1)) return oom();
+      if (next < array_last) {
+        *c.o++ = ',';
+        i = next;
+        continue;
+      }
       for (;;) {
         if (frames_.empty()) return {error_code::ok, 0};
         if (!room(c, 1)) return oom();
@@ -160,6 +172,7 @@ class jcs_writer {
         i = next;
         break;
       }
+      array_last = frames_.back().is_object ? 0 : frames_.back().last;
     }
   }
 
