@@ -224,7 +224,8 @@ export function buildValue(
         case T_ARRAY_END: {
           const base = bases.pop()!;
           if (top > highWater) highWater = top;
-          v = values.slice(base, top);
+          // Empty and one-element arrays as literals: cheaper than a slice() call.
+          v = top === base ? [] : top - base === 1 ? [values[base]] : values.slice(base, top);
           if (withSource) rec = { value: v, elements: valueRecs.slice(base, top) };
           top = base;
           key = savedKeys.pop()!;
