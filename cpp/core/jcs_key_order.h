@@ -58,6 +58,16 @@ inline int compare_utf16_order(const uint8_t* a, size_t a_len, const uint8_t* b,
   return a_len < b_len ? -1 : a_len > b_len ? 1 : 0;
 }
 
+// Whether two keys of n bytes are equal, a word at a time (both readable 8 bytes past
+// their end).
+inline bool same_key_bytes(const uint8_t* a, const uint8_t* b, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if (detail::load64(a + i) != detail::load64(b + i)) return false;
+  }
+  return i == n || detail::low_bytes(detail::load64(a + i) ^ detail::load64(b + i), n - i) == 0;
+}
+
 // A key's first 8 bytes as a number that orders as the keys do wherever two of them
 // differ: big-endian, bytes past the key as 0, lead bytes EE and EF ranked as above.
 // Equal prefixes decide nothing unless both keys are at most 8 bytes long (then the

@@ -4,27 +4,21 @@
 // permutation: n key comparisons for equality instead of about n log n ordered ones,
 // which on such documents was over half of canonicalization's first pass.
 //
-// Entries live for one document: keys are compared by their bytes (in the input or in
-// the decoded-key buffer), never by pointer, so any object with byte-equal keys in the
-// same order hits, and a hash collision only costs a miss.
+// Entries live for one document: keys are compared by their contents (order prefix and
+// length, then any bytes past the eighth), never by position, so any object with equal
+// keys in the same order hits, and a hash collision only costs a miss.
 #pragma once
 #include <cstdint>
 #include <cstring>
 
 #include "growable.h"
-#include "jcs_key_order.h"
 
 namespace wasmjson {
 
-// A key's bytes (with 8 readable bytes past its end, as compare_utf16_order needs) and
-// length.
-struct jcs_key_view {
-  const uint8_t* p;
-  uint32_t len;
-};
-
-// How the cache remembers a key: two words its owner can turn back into the key.
+// How the cache remembers a key: its order prefix and two words its owner can turn back
+// into the key's bytes.
 struct jcs_key_ref {
+  uint64_t prefix;
   uint32_t off;
   uint32_t len;
 };
@@ -57,38 +51,41 @@ class jcs_shape_cache {
 
   // The permutation cached for this shape: `count` entries, each the index of an
   // original member in sorted order (duplicates already dropped); nullptr if unknown.
-  // view(ref) turns a remembered key reference back into the key.
-  template <class KeyAt, class RefView>
-  const uint32_t* find(uint64_t h, size_t n, KeyAt key, RefView view, uint32_t& count) const {
+  // same(i, ref) tells whether key i is the remembered key ref.
+  template <class SameKey>
+  const uint32_t* find(uint64_t h, size_t n, SameKey same, uint32_t& count) const {
     uint32_t slot = slots_[h >> (64 - kSlotBits)];
     if (slot == 0) return nullptr;
     const uint32_t* e = arena_.data() + (slot - 1);
     uint64_t eh;
     std::memcpy(&eh, e, 8);
     if (eh != h || e[2] != n) return nullptr;
-    const jcs_key_ref* refs = reinterpret_cast<const jcs_key_ref*>(e + kHeaderWords);
     for (size_t i = 0; i < n; ++i) {
-      jcs_key_view a = key(i);
-      jcs_key_view b = view(refs[i]);
-      if (a.len != b.len || !same_bytes(a.p, b.p, a.len)) return nullptr;
+      jcs_key_ref r;
+      std::memcpy(&r, e + kHeaderWords + kRefWords * i, sizeof r);
+      if (!same(i, r)) return nullptr;
     }
     count = e[3];
-    return e + kHeaderWords + 2 * n;
+    return e + kHeaderWords + kRefWords * n;
   }
 
-  // Remembers a shape: refs[i] stands for key i (the keys must stay readable for the rest
+  // Remembers a shape: ref(i) stands for key i (the keys must stay readable for the rest
   // of the document), `order` is its permutation. Best effort: nothing is cached when
   // memory cannot grow.
-  void remember(uint64_t h, size_t n, const jcs_key_ref* refs, const uint32_t* order, uint32_t count) {
-    size_t words = kHeaderWords + 2 * n + count;
+  template <class RefAt>
+  void remember(uint64_t h, size_t n, RefAt ref, const uint32_t* order, uint32_t count) {
+    size_t words = kHeaderWords + kRefWords * n + count;
     uint32_t& slot = slots_[h >> (64 - kSlotBits)];
     if (!arena_.reserve_more(words) || (slot == 0 && !used_.push(static_cast<uint32_t>(&slot - slots_)))) return;
     uint32_t* e = arena_.end_ptr();
     std::memcpy(e, &h, 8);
     e[2] = static_cast<uint32_t>(n);
     e[3] = count;
-    std::memcpy(e + kHeaderWords, refs, n * sizeof(jcs_key_ref));
-    std::memcpy(e + kHeaderWords + 2 * n, order, count * sizeof(uint32_t));
+    for (size_t i = 0; i < n; ++i) {
+      jcs_key_ref r = ref(i);
+      std::memcpy(e + kHeaderWords + kRefWords * i, &r, sizeof r);
+    }
+    std::memcpy(e + kHeaderWords + kRefWords * n, order, count * sizeof(uint32_t));
     slot = static_cast<uint32_t>(arena_.size() + 1);
     arena_.advance(words);
   }
@@ -96,18 +93,9 @@ class jcs_shape_cache {
  private:
   static constexpr int kSlotBits = 10;
   static_assert(size_t{1} << kSlotBits == kSlots);
-  // Entry: hash (2 words), n, count, n key refs (2 words each), count permutation indices.
+  // Entry: hash (2 words), n, count, n key refs, count permutation indices.
   static constexpr size_t kHeaderWords = 4;
-
-  // Word-wise equality of two keys of n bytes (both readable 8 bytes past their end).
-  static bool same_bytes(const uint8_t* a, const uint8_t* b, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      if (detail::load64(a + i) != detail::load64(b + i)) return false;
-    }
-    if (i == n) return true;
-    return detail::low_bytes(detail::load64(a + i) ^ detail::load64(b + i), n - i) == 0;
-  }
+  static constexpr size_t kRefWords = sizeof(jcs_key_ref) / sizeof(uint32_t);
 
   uint32_t slots_[kSlots];  // arena offset + 1 of the newest entry per hash slot; 0: none
   growable<uint32_t> used_;  // indices of the slots that are not 0

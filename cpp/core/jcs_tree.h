@@ -45,6 +45,13 @@ struct jcs_member {
   uint32_t length() const { return key_len & ~kUnescaped; }
 };
 
+// A key's bytes (with 8 readable bytes past its end, as compare_utf16_order needs) and
+// length.
+struct jcs_key_view {
+  const uint8_t* p;
+  uint32_t len;
+};
+
 // A member being sorted: its prefix and its index in the object.
 struct jcs_sort_item {
   uint64_t prefix;
@@ -59,7 +66,7 @@ struct jcs_tree {
   growable<uint32_t> open;            // node indices of the open containers
   jcs_shape_cache shapes;             // sorted orders of the shapes seen so far
   growable<jcs_sort_item> sorting;    // sorting room
-  growable<uint32_t> scratch;         // the order and keys of a shape to cache
+  growable<uint32_t> scratch;         // the order of a shape to cache
   void clear() {
     shapes.clear();
     nodes.clear();
@@ -185,16 +192,20 @@ class jcs_tree_builder {
       return n;
     }
     uint64_t h = jcs_shape_cache::hash(n, [&](size_t j) { return m[j].prefix; }, [&](size_t j) { return m[j].length(); });
-    auto key = [&](size_t j) { return key_of(m[j]); };
-    auto view = [&](const jcs_key_ref& r) { return key_of(r.off, r.len); };
+    // Equal prefixes and lengths are equal keys up to 8 bytes; longer ones compare the rest.
+    auto same = [&](size_t j, const jcs_key_ref& r) {
+      uint32_t len = m[j].length();
+      if (m[j].prefix != r.prefix || len != (r.len & ~jcs_member::kUnescaped)) return false;
+      return len <= 8 || same_key_bytes(key_of(m[j]).p + 8, key_of(r.off, r.len).p + 8, len - 8);
+    };
     uint32_t count;
-    if (const uint32_t* order = t_.shapes.find(h, n, key, view, count)) {
+    if (const uint32_t* order = t_.shapes.find(h, n, same, count)) {
       for (uint32_t j = 0; j < count; ++j) out[j] = m[order[j]];
       return count;
     }
     // Sort (prefix, index) pairs; ties (equal keys) by document order, so the last of each
     // run of equal keys is the one to keep.
-    if (!t_.sorting.reserve_more(n) || !t_.scratch.reserve_more(3 * n)) return 0;
+    if (!t_.sorting.reserve_more(n) || !t_.scratch.reserve_more(n)) return 0;
     jcs_sort_item* items = t_.sorting.end_ptr();
     for (uint32_t j = 0; j < n; ++j) items[j] = {m[j].prefix, j};
     std::sort(items, items + n, [&](const jcs_sort_item& x, const jcs_sort_item& y) {
@@ -211,9 +222,8 @@ class jcs_tree_builder {
       order[kept] = items[j].index;
       out[kept++] = m[items[j].index];
     }
-    jcs_key_ref* refs = reinterpret_cast<jcs_key_ref*>(order + n);
-    for (size_t j = 0; j < n; ++j) refs[j] = {m[j].key_off, m[j].key_len};
-    t_.shapes.remember(h, n, refs, order, static_cast<uint32_t>(kept));
+    t_.shapes.remember(h, n, [&](size_t j) { return jcs_key_ref{m[j].prefix, m[j].key_off, m[j].key_len}; }, order,
+                       static_cast<uint32_t>(kept));
     return kept;
   }
 
