@@ -115,6 +115,8 @@ class jcs_tree_builder {
   bool key(const string_span& s) {
     if (!t_.open_members.reserve_more(1)) return false;
     uint32_t begin = offset(s.begin);
+    // (A key of 2 GiB or more would not fit beside the kUnescaped flag: out of memory.)
+    if (static_cast<size_t>(s.end - s.begin) >= jcs_member::kUnescaped) return false;
     uint32_t len = static_cast<uint32_t>(s.end - s.begin);
     uint32_t value = static_cast<uint32_t>(t_.nodes.size());
     if (!s.has_escape) {
