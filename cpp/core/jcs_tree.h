@@ -193,7 +193,9 @@ class jcs_tree_builder {
       std::memcpy(out, m, n * sizeof(jcs_member));
       return n;
     }
-    uint64_t h = jcs_shape_cache::hash(n, [&](size_t j) { return m[j].prefix; }, [&](size_t j) { return m[j].length(); });
+    // Objects of a few members sort in fewer comparisons than a cache lookup takes.
+    bool cached = n >= kMinCachedMembers;
+    uint64_t h = cached ? jcs_shape_cache::hash(n, [&](size_t j) { return m[j].prefix; }, [&](size_t j) { return m[j].length(); }) : 0;
     // Equal prefixes and lengths are equal keys up to 8 bytes; longer ones compare the rest.
     auto same = [&](size_t j, const jcs_key_ref& r) {
       uint32_t len = m[j].length();
@@ -201,7 +203,7 @@ class jcs_tree_builder {
       return len <= 8 || same_key_bytes(key_of(m[j]).p + 8, key_of(r.off, r.len).p + 8, len - 8);
     };
     uint32_t count;
-    if (const uint32_t* order = t_.shapes.find(h, n, same, count)) {
+    if (const uint32_t* order = cached ? t_.shapes.find(h, n, same, count) : nullptr) {
       for (uint32_t j = 0; j < count; ++j) out[j] = m[order[j]];
       return count;
     }
@@ -224,10 +226,14 @@ class jcs_tree_builder {
       order[kept] = items[j].index;
       out[kept++] = m[items[j].index];
     }
-    t_.shapes.remember(h, n, [&](size_t j) { return jcs_key_ref{m[j].prefix, m[j].key_off, m[j].key_len}; }, order,
-                       static_cast<uint32_t>(kept));
+    if (cached) {
+      t_.shapes.remember(h, n, [&](size_t j) { return jcs_key_ref{m[j].prefix, m[j].key_off, m[j].key_len}; }, order,
+                         static_cast<uint32_t>(kept));
+    }
     return kept;
   }
+
+  static constexpr size_t kMinCachedMembers = 4;
 
   const uint8_t* data_;
   jcs_tree& t_;
