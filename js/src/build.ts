@@ -124,7 +124,8 @@ const valueKeyOk: boolean[] = [];
 const valueRecs: ParseRecord[] = [];
 const bases: number[] = [];
 const savedKeys: string[] = [];
-const savedKeyOk: boolean[] = [];
+// Per open container, its parent's keyOk (bit 0) and whether the parent is an object (bit 1).
+const savedFlags: number[] = [];
 
 /**
  * Builds the value. `text` is the document as a JS string (tape offsets index it).
@@ -149,6 +150,8 @@ export function buildValue(
   const withSource = records !== undefined;
   let key = '';
   let keyOk = true;
+  let inObject = false;
+  let flags = 0;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
 
@@ -218,7 +221,8 @@ export function buildValue(
         case T_OBJECT_BEGIN:
           bases.push(top);
           savedKeys.push(key);
-          savedKeyOk.push(keyOk);
+          savedFlags.push((keyOk ? 1 : 0) | (inObject ? 2 : 0));
+          inObject = (w & 15) === T_OBJECT_BEGIN;
           i += 1;
           continue;
         case T_ARRAY_END: {
@@ -229,7 +233,9 @@ export function buildValue(
           if (withSource) rec = { value: v, elements: valueRecs.slice(base, top) };
           top = base;
           key = savedKeys.pop()!;
-          keyOk = savedKeyOk.pop()!;
+          flags = savedFlags.pop()!;
+          keyOk = (flags & 1) !== 0;
+          inObject = flags >= 2;
           i += 1;
           break;
         }
@@ -271,7 +277,9 @@ export function buildValue(
           }
           top = base;
           key = savedKeys.pop()!;
-          keyOk = savedKeyOk.pop()!;
+          flags = savedFlags.pop()!;
+          keyOk = (flags & 1) !== 0;
+          inObject = flags >= 2;
           i += 1;
           break;
         }
@@ -284,8 +292,11 @@ export function buildValue(
         i += 2;
       }
       values[top] = v;
-      valueKeys[top] = key;
-      valueKeyOk[top] = keyOk;
+      // Keys matter only to objects: array elements skip two stores.
+      if (inObject) {
+        valueKeys[top] = key;
+        valueKeyOk[top] = keyOk;
+      }
       if (withSource) valueRecs[top] = rec!;
       top++;
     }
@@ -301,7 +312,7 @@ export function buildValue(
     if (bases.length !== 0) {
       bases.length = 0;
       savedKeys.length = 0;
-      savedKeyOk.length = 0;
+      savedFlags.length = 0;
     }
   }
 }
