@@ -81,6 +81,9 @@ const bigintValueOf: ((this: unknown) => bigint) | undefined =
   typeof BigInt === 'function' ? BigInt.prototype.valueOf : undefined;
 const encoder = new TextEncoder();
 
+/** Batches up to this many ops, numbers or string units are copied by a loop. */
+const SMALL_BATCH = 48;
+
 /** The exports of cpp/boundary/exports_write.cpp (docs/BOUNDARY.md, "Serializing"). */
 export interface WriterExports {
   /** A new write session (a pointer to its report), or 0 when memory cannot grow. */
@@ -206,8 +209,16 @@ class Writer {
     const wasm = this.wasm;
     const r = s.ptr >> 2;
     this.views();
-    this.i32.set(s.ops.subarray(0, opCount), this.i32[r] >>> 2);
-    if (numCount !== 0) this.f64.set(s.nums.subarray(0, numCount), this.i32[r + 2] >>> 3);
+    // Small batches (small documents) by loops: a subarray and a set() call cost more.
+    const i32 = this.i32;
+    const opsAt = i32[r] >>> 2;
+    if (opCount <= SMALL_BATCH) for (let j = 0; j < opCount; j++) i32[opsAt + j] = s.ops[j];
+    else i32.set(s.ops.subarray(0, opCount), opsAt);
+    if (numCount !== 0) {
+      const numsAt = i32[r + 2] >>> 3;
+      if (numCount <= SMALL_BATCH) for (let j = 0; j < numCount; j++) this.f64[numsAt + j] = s.nums[j];
+      else this.f64.set(s.nums.subarray(0, numCount), numsAt);
+    }
     let bytes = 0;
     let mode = s.begin;
     const units = strings.length;
@@ -219,7 +230,13 @@ class Writer {
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
-      if (this.nodeBuffer !== undefined) {
+      if (units <= SMALL_BATCH) {
+        // The code units themselves (the UTF-16 form wj_write also takes).
+        const u16 = this.u16;
+        const base = at >>> 1;
+        for (let j = 0; j < units; j++) u16[base + j] = strings.charCodeAt(j);
+        bytes = units * 2;
+      } else if (this.nodeBuffer !== undefined) {
         bytes = this.nodeBuffer.write(strings, at, need, 'utf16le');
       } else {
         bytes = encoder.encodeInto(strings, this.u8.subarray(at, at + need)).written;
@@ -243,7 +260,8 @@ class Writer {
     s.begin = 0;
     // The outermost call's new keys have reached wasm. (A nested call defines none, and
     // must not forget the outer call's: they may still wait in its unsent batch.)
-    if (this.active === 1) this.pendingKeys.length = 0;
+    // (Checked first: setting an array's length costs more than reading it.)
+    if (this.active === 1 && this.pendingKeys.length !== 0) this.pendingKeys.length = 0;
   }
 
   /** The finished document as a string. */
