@@ -98,14 +98,7 @@ inline uint8_t* unescape_utf8(uint8_t* o, const uint8_t* p, const uint8_t* end) 
     }
     uint8_t e = p[1];
     if (e != 'u') {
-      switch (e) {
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'r': *o++ = '\r'; break;
-        case 't': *o++ = '\t'; break;
-        default: *o++ = e; break;  // '"', '\\', '/'
-      }
+      *o++ = detail::kEscape.v[e];
       p += 2;
       continue;
     }

@@ -189,10 +189,9 @@ inline size_t unescape_utf8(const uint8_t* b, const uint8_t* e, uint8_t* out) {
     }
     uint8_t x = b[1];
     if (x != 'u') {
-      static const char from[] = "bfnrt";
-      static const char to[] = "\b\f\n\r\t";
-      const char* f = std::strchr(from, x);
-      *o++ = f ? static_cast<uint8_t>(to[f - from]) : x;
+      // (Keys on the path are not validated: an unknown escape stands for its letter.)
+      uint8_t d = detail::kEscape.v[x];
+      *o++ = d ? d : x;
       b += 2;
       continue;
     }

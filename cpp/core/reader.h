@@ -71,13 +71,22 @@ struct hex_table {
 };
 inline constexpr hex_table kHex{};
 
-// 1 for the bytes that may follow a backslash.
+// For each byte that may follow a backslash, the byte the escape stands for ('u' for
+// \u, whose four hex digits decide); 0 for the others. The reader validates with it,
+// and every unescaper decodes the one-letter escapes with it.
 struct escape_table {
   uint8_t v[256];
   constexpr escape_table() : v() {
     for (int i = 0; i < 256; ++i) v[i] = 0;
-    const char* chars = "\"\\/bfnrtu";
-    for (const char* c = chars; *c; ++c) v[static_cast<uint8_t>(*c)] = 1;
+    v['"'] = '"';
+    v['\\'] = '\\';
+    v['/'] = '/';
+    v['b'] = '\b';
+    v['f'] = '\f';
+    v['n'] = '\n';
+    v['r'] = '\r';
+    v['t'] = '\t';
+    v['u'] = 'u';
   }
 };
 inline constexpr escape_table kEscape{};

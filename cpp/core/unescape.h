@@ -29,22 +29,15 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
     }
     if (c == '\\') {
       uint8_t e = p[1];
-      switch (e) {
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'r': *o++ = '\r'; break;
-        case 't': *o++ = '\t'; break;
-        case 'u': {
-          const int8_t* h = detail::kHex.v;
-          uint16_t unit = static_cast<uint16_t>((h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]]);
-          escaped_surrogate |= (unit & 0xF800) == 0xD800;
-          *o++ = unit;
-          p += 6;
-          continue;
-        }
-        default: *o++ = e; break;  // '"', '\\', '/'
+      if (e == 'u') {
+        const int8_t* h = detail::kHex.v;
+        uint16_t unit = static_cast<uint16_t>((h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]]);
+        escaped_surrogate |= (unit & 0xF800) == 0xD800;
+        *o++ = unit;
+        p += 6;
+        continue;
       }
+      *o++ = detail::kEscape.v[e];
       p += 2;
       continue;
     }
