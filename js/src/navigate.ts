@@ -214,7 +214,49 @@ export class LazyNode {
     if (!whole && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
       return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array');
     }
-    return valueAt(this.doc.host, this.doc.live(), this.doc.source, offset) as LazyValue;
+    const region = this.doc.live();
+    if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
+      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr + offset, region.ptr + region.len);
+      if (quick !== undefined) return quick;
+    }
+    return valueAt(this.doc.host, region, this.doc.source, offset) as LazyValue;
+  }
+}
+
+const QUICK_SCALAR_BYTES = 256;
+
+/**
+ * A short scalar (string, number, literal) read by the engine's JSON.parse from its own
+ * text, without a wasm call: what reading many fields of a lazy document spends most on.
+ * undefined (never a JSON value) when unsure: the value is long, does not parse alone,
+ * or contains U+FFFD (which may stand for ill-formed UTF-8 or a lone surrogate of string
+ * input); the caller then parses it in wasm, which also gives the positioned error.
+ */
+function quickScalar(bytes: Uint8Array, p: number, end: number): LazyValue | undefined {
+  let q = p;
+  const limit = Math.min(end, p + QUICK_SCALAR_BYTES);
+  if (bytes[q] === 0x22) {
+    for (q++; ; q++) {
+      if (q >= limit) return undefined;
+      const b = bytes[q];
+      if (b === 0x22) break;
+      if (b === 0x5c) q++;
+    }
+    q++;
+  } else {
+    // Up to the next delimiter: ',', ']', '}' or whitespace.
+    for (; q < limit; q++) {
+      const b = bytes[q];
+      if (b === 0x2c || b === 0x5d || b === 0x7d || b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) break;
+    }
+    if (q === limit && limit !== end) return undefined;
+  }
+  const raw = decodeUtf8(bytes, p, q);
+  if (raw.includes('\ufffd')) return undefined;
+  try {
+    return JSON.parse(raw) as LazyValue;
+  } catch {
+    return undefined;
   }
 }
 

@@ -136,6 +136,30 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy(): scalars read as JSON.parse reads them, and bad ones still throw', () => {
+      const long = 'x'.repeat(300) + '\\n\\u00e9';
+      const text = `[-0, 1e400, -1e-400, 123456789012345678901234567890, 0.1, true, false, null, "", "a\\"b\\\\", "\\ud83d\\ude00\\u0000", "é\ufffd", "\\ud800", "${long}", "\ud800x"]`;
+      for (const input of [text, utf8.encode(text)]) {
+        // (Bytes carry the raw lone surrogate as U+FFFD, as TextEncoder wrote it.)
+        const value = JSON.parse(typeof input === 'string' ? input : new TextDecoder().decode(input));
+        const doc = codec.lazy(input) as LazyNode;
+        for (let i = 0; i < value.length; i++) {
+          for (let round = 0; round < 2; round++) expect(Object.is(doc.get(i), value[i]), `${typeof input} ${i}`).toBe(true);
+        }
+        doc.free();
+      }
+      // Invalid scalars: the error of the document, wherever the quick path gives up.
+      for (const bad of ['[tru]', '[1.]', '[-]', '["a\tb"]', '["\\x"]', '[01]', '["\\u12"]']) {
+        const doc = codec.lazy(bad) as LazyNode;
+        expect(() => doc.get(0), bad).toThrow(SyntaxError);
+        doc.free();
+      }
+      const invalidUtf8 = new Uint8Array([0x5b, 0x22, 0x61, 0xff, 0x62, 0x22, 0x5d]); // ["a\xffb"]
+      const doc = codec.lazy(invalidUtf8) as LazyNode;
+      expect(() => doc.get(0)).toThrow(SyntaxError);
+      doc.free();
+    });
+
     it('lazy(): keys keep a leading U+FEFF (and other non-ASCII) exactly', () => {
       const text = '{"\ufeffa":1,"b\u00e9":{"\ufeffc":2},"\ud83d\ude00":3}';
       const value = JSON.parse(text);
