@@ -44,7 +44,10 @@ class key_table {
   // As intern(), but first tries the key that followed `prev` (an id + 1, or 0 at the
   // start of an object) last time: objects of one shape repeat their keys in order, so
   // most keys are found with one comparison and no hashing.
-  uint32_t intern_after(uint32_t prev, const uint8_t* p, size_t len, bool& fresh) {
+  // The guess is inlined into the caller (one call per key otherwise costs about as much
+  // as the guess itself); a miss goes out of line.
+  __attribute__((always_inline)) inline uint32_t intern_after(uint32_t prev, const uint8_t* p, size_t len,
+                                                              bool& fresh) {
     if (next_ && prev <= kMaxKeys) {
       uint32_t guess = next_[prev];
       if (guess != 0) {
@@ -57,9 +60,7 @@ class key_table {
         }
       }
     }
-    uint32_t id = intern(p, len, fresh);
-    if (next_ && prev <= kMaxKeys && id != kNotInterned) next_[prev] = id + 1;
-    return id;
+    return intern_after_miss(prev, p, len, fresh);
   }
 
   // The id of key bytes p[0..len): `fresh` tells whether it was just added. Returns
@@ -96,6 +97,12 @@ class key_table {
   }
 
  private:
+  __attribute__((noinline)) uint32_t intern_after_miss(uint32_t prev, const uint8_t* p, size_t len, bool& fresh) {
+    uint32_t id = intern(p, len, fresh);
+    if (next_ && prev <= kMaxKeys && id != kNotInterned) next_[prev] = id + 1;
+    return id;
+  }
+
   static constexpr uint32_t kSlots = kMaxKeys * 2;  // load factor <= 1/2
   struct slot {
     uint32_t hash;

@@ -75,7 +75,9 @@ class tape_writer {
     return put(tape::word(tape::kArrayEnd));
   }
 
-  bool key(const string_span& s) {
+  // Inlined into the reader loop (one per key: the call itself cost as much as the work);
+  // escaped keys go out of line.
+  WASMJSON_INLINE bool key(const string_span& s) {
     bool fresh = true;
     container_frame& f = out_.frames.back();
     uint32_t id = intern_keys_ ? keys_.intern_after(f.b, s.begin, static_cast<size_t>(s.end - s.begin), fresh)
@@ -166,7 +168,7 @@ class tape_writer {
     out_.words.push_unchecked(static_cast<uint32_t>(b));
     return true;
   }
-  bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
+  __attribute__((noinline)) bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);
     // + a chunk: the unescaper stores whole chunks.
     if (!out_.utf16.reserve_more(max_units + Kernel::width) || !out_.words.reserve_more(5)) return false;
