@@ -40,10 +40,20 @@ class shape_table {
 
   // The shape reached from `from` by adding key `key_id`; kNone when the table is full,
   // the shape too long, or memory short.
-  uint32_t next(uint32_t from, uint32_t key_id) {
+  // The remembered edge is checked inline (objects of one shape take it every time); the
+  // lookup goes out of line.
+  __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id) {
+    if (nodes_) {
+      const node& n = nodes_[from];
+      if (n.last_child != 0 && n.last_key == key_id) return n.last_child;
+    }
+    return next_miss(from, key_id);
+  }
+
+ private:
+  __attribute__((noinline)) uint32_t next_miss(uint32_t from, uint32_t key_id) {
     if (!ensure_storage()) return kNone;
     node& n = nodes_[from];
-    if (n.last_child != 0 && n.last_key == key_id) return n.last_child;
     if (n.depth >= kMaxKeysPerShape) return kNone;
     uint32_t h = (from * 0x9E3779B1u) ^ (key_id * 0x85EBCA77u);
     h ^= h >> 15;
@@ -64,7 +74,6 @@ class shape_table {
     }
   }
 
- private:
   static constexpr uint32_t kSlots = kMaxNodes * 2;
   struct edge {
     uint32_t from;
