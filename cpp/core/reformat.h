@@ -20,12 +20,14 @@ class reformat_writer {
     line_.clear();
   }
 
-  bool begin_object(size_t) { return open('{'); }
-  bool end_object() { return close('}'); }
-  bool begin_array(size_t) { return open('['); }
-  bool end_array() { return close(']'); }
+  // The token steps are inlined into the reader loop: per token, a call cost about as
+  // much as the writing (callgrind, prettify of canada.json).
+  WASMJSON_INLINE bool begin_object(size_t) { return open('{'); }
+  WASMJSON_INLINE bool end_object() { return close('}'); }
+  WASMJSON_INLINE bool begin_array(size_t) { return open('['); }
+  WASMJSON_INLINE bool end_array() { return close(']'); }
 
-  bool key(const string_span& s) {
+  WASMJSON_INLINE bool key(const string_span& s) {
     size_t n = static_cast<size_t>(s.end - s.begin) + 4;
     if (!prefix(n)) return false;
     copy_input(s.begin - 1, s.end + 1);
@@ -34,17 +36,17 @@ class reformat_writer {
     after_key_ = true;
     return true;
   }
-  bool string(const string_span& s) {
+  WASMJSON_INLINE bool string(const string_span& s) {
     if (!prefix(static_cast<size_t>(s.end - s.begin) + 2)) return false;
     copy_input(s.begin - 1, s.end + 1);
     return true;
   }
-  bool number(const number_span& n) {
+  WASMJSON_INLINE bool number(const number_span& n) {
     if (!prefix(static_cast<size_t>(n.end - n.begin))) return false;
     copy_input(n.begin, n.end);
     return true;
   }
-  bool literal(literal_kind k, size_t) {
+  WASMJSON_INLINE bool literal(literal_kind k, size_t) {
     // Each word padded to 8 bytes: one fixed-size copy (prefix() reserved the room).
     static const uint8_t words[3][8] = {{'n', 'u', 'l', 'l'}, {'f', 'a', 'l', 's', 'e'}, {'t', 'r', 'u', 'e'}};
     static constexpr size_t lengths[] = {4, 5, 4};
@@ -57,7 +59,7 @@ class reformat_writer {
 
  private:
   // Separator and indentation before a value, then room for `n` more bytes.
-  bool prefix(size_t n) {
+  WASMJSON_INLINE bool prefix(size_t n) {
     size_t depth = first_.size();
     // +32: copy_input and newline() store whole 16-byte chunks.
     if (!out_.reserve_more(n + 34 + indent_len_ * depth)) return false;
@@ -71,13 +73,13 @@ class reformat_writer {
     newline(depth);
     return true;
   }
-  bool open(uint8_t c) {
+  WASMJSON_INLINE bool open(uint8_t c) {
     if (!prefix(1) || !first_.reserve_more(1)) return false;
     put(c);
     first_.push_unchecked(1);
     return true;
   }
-  bool close(uint8_t c) {
+  WASMJSON_INLINE bool close(uint8_t c) {
     bool empty = first_.back();
     first_.pop_back();
     if (!out_.reserve_more(18 + indent_len_ * first_.size())) return false;
@@ -86,41 +88,45 @@ class reformat_writer {
     return true;
   }
   // One copy per line break: line_ holds '\n' and the indent repeated for the deepest
-  // level so far. (Its growth is best effort: on failure, fall back to a loop.)
-  void newline(size_t depth) {
+  // level so far, copied in chunks of 16 bytes (not a variable-size memcpy: a bulk-memory
+  // call in wasm, costly for the few bytes of a typical line break).
+  WASMJSON_INLINE void newline(size_t depth) {
     if (!indent_len_) return;
     size_t need = 1 + depth * indent_len_;
-    // (+16: the line is copied in whole 16-byte chunks, which may read past `need`.)
-    if (line_.size() < need && line_.reserve_more(need - line_.size() + 16)) {
-      if (line_.size() == 0) line_.push_unchecked('\n');
-      while (line_.size() < need) {
-        std::memcpy(line_.end_ptr(), indent_, indent_len_);
-        line_.advance(indent_len_);
-      }
-    }
-    if (line_.size() >= need) {
-      // Chunks of 16 bytes, not a variable-size memcpy (a bulk-memory call in wasm, costly
-      // for the few bytes of a typical line break).
-      const uint8_t* from = line_.data();
-      uint8_t* to = out_.end_ptr();
-      for (size_t i = 0; i < need; i += 16) std::memcpy(to + i, from + i, 16);
-      out_.advance(need);
+    if (line_.size() < need && !grow_line(need)) {
+      // (Growth of the cached line is best effort: on failure, write it piece by piece.)
+      put('\n');
+      for (size_t i = 0; i < depth; ++i) copy(indent_, indent_ + indent_len_);
       return;
     }
-    put('\n');
-    for (size_t i = 0; i < depth; ++i) copy(indent_, indent_ + indent_len_);
+    const uint8_t* from = line_.data();
+    uint8_t* to = out_.end_ptr();
+    for (size_t i = 0; i < need; i += 16) std::memcpy(to + i, from + i, 16);
+    out_.advance(need);
+  }
+  // Extends the cached line to `need` bytes (+16: it is read in whole chunks).
+  __attribute__((noinline)) bool grow_line(size_t need) {
+    if (!line_.reserve_more(need - line_.size() + 16)) return false;
+    if (line_.size() == 0) line_.push_unchecked('\n');
+    while (line_.size() < need) {
+      std::memcpy(line_.end_ptr(), indent_, indent_len_);
+      line_.advance(indent_len_);
+    }
+    return true;
   }
   void put(uint8_t c) { out_.push_unchecked(c); }
-  // Short spans of the input (most tokens) move as one fixed 16-byte copy: the input has
-  // padding to read past a token and prefix() reserved room to write past it.
+  // Short spans of the input (most tokens) move as one fixed 16- or 32-byte copy: the
+  // input has padding to read past a token and prefix() reserved room to write past it.
   void copy_input(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
     if (n <= 16) {
       std::memcpy(out_.end_ptr(), b, 16);
-      out_.advance(n);
-      return;
+    } else if (n <= 32) {
+      std::memcpy(out_.end_ptr(), b, 32);
+    } else {
+      std::memcpy(out_.end_ptr(), b, n);
     }
-    copy(b, e);
+    out_.advance(n);
   }
   void copy(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
