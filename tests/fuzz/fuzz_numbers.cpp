@@ -35,6 +35,8 @@ using namespace wasmjson;
 // The checks' own reference code is left out of coverage: its branches are not the
 // code under test, and tracing them cost more time than the code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
+#define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/number_reference.h"
 
 namespace {
 
@@ -56,55 +58,6 @@ ORACLE std::string bits_text(double d) {
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
-
-// Number::toString(v) by the book, independent of the writer's Dragonbox and fast paths:
-// the fewest digits p that read back as v, and of those the decimal closest to v (the
-// even one on a tie). printf's correctly rounded p-digit value is the closest (glibc
-// rounds exact ties to even); when it does not read back, a neighbour still may (at a
-// power of two the rounding interval is lopsided). Same as tests/cpp/number_format_test.cpp.
-ORACLE std::string reference(double v) {
-  if (v == 0) return "0";
-  std::string sign = v < 0 ? "-" : "";
-  v = std::fabs(v);
-  std::string digits;
-  int n = 0;
-  for (int p = 1; p <= 17 && digits.empty(); ++p) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-    const char* e = std::strchr(buf, 'e');
-    uint64_t m = 0;
-    for (const char* c = buf; c < e; ++c)
-      if (*c != '.') m = m * 10 + static_cast<uint64_t>(*c - '0');
-    int exp10 = std::atoi(e + 1) - (p - 1);  // printf's value is m * 10^exp10
-    for (int64_t delta : {0, 1, -1}) {
-      uint64_t c = m + delta;
-      if (c == 0) continue;
-      char text[64];
-      std::snprintf(text, sizeof text, "%llue%d", static_cast<unsigned long long>(c), exp10);
-      if (std::strtod(text, nullptr) != v) continue;
-      digits = std::to_string(c);
-      n = exp10 + static_cast<int>(digits.size());  // v = 0.digits * 10^n
-      break;
-    }
-  }
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  int k = static_cast<int>(digits.size());
-  std::string out;
-  if (k <= n && n <= 21) {
-    out = digits + std::string(n - k, '0');
-  } else if (0 < n && n <= 21) {
-    out = digits.substr(0, n) + "." + digits.substr(n);
-  } else if (-6 < n && n <= 0) {
-    out = "0." + std::string(-n, '0') + digits;
-  } else {
-    out = digits.substr(0, 1);
-    if (k > 1) out += "." + digits.substr(1);
-    out += "e";
-    out += (n - 1 < 0) ? "-" : "+";
-    out += std::to_string(std::abs(n - 1));
-  }
-  return sign + out;
-}
 
 struct parser_state {
   byte_stack stack;
@@ -175,7 +128,7 @@ void check_write(const uint8_t* data, size_t size) {
   std::string got(reinterpret_cast<char*>(room), len);
   std::free(room);
   if (len == 0 || len > 25) fail("write_number wrote an impossible length", data, size, got, "<= 25 bytes");
-  std::string expected = reference(v);
+  std::string expected = number_reference::to_js_string(v);
   if (got != expected) fail("write_number differs from Number::toString", data, size, got, expected);
 
   double want = v == 0 ? 0.0 : v;  // -0 writes "0"
