@@ -417,7 +417,9 @@ export function formatOverviewMarkdown(resultsList, titles) {
         continue;
       }
       const v = e.target?.mbps !== undefined || (s.op === 'validate' && !e.target) ? `${fmtMbps(e.mbps)} MB/s` : fmtRatio(e.ratio);
-      row.push(e.target ? `${v} ${e.met ? '✓' : '✗'}` : v);
+      // A runtime with a target of its own (Node 24's stringify and encode) says which.
+      const own = e.target && targetText(e.target) !== targetText(s.target) ? ` (${targetText(e.target)})` : '';
+      row.push(e.target ? `${v} ${e.met ? '✓' : '✗'}${own}` : v);
     }
     rows.push(row);
   }

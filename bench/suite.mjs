@@ -334,7 +334,9 @@ export const OPERATIONS = [
       const d = stringDiff(doc.json, got);
       return d && !(typeof got === 'string' && sameValueAs(doc, got)) ? d : null;
     },
-    targets: { ratio: 0.8, runtime: 'Node 26' },
+    // The issue sets Node 26's and Node 24's own targets (Node 24's JSON.stringify lacks
+    // V8's newer fast path); other runtimes are held to Node 26's.
+    targets: { ratio: 0.8, runtime: 'Node 26', nodeRatio: { 24: 1.0 } },
   },
   {
     id: 'encode',
@@ -354,7 +356,7 @@ export const OPERATIONS = [
       const d = bytesDiff(doc.utf8, got);
       return d && !(got instanceof Uint8Array && sameValueAs(doc, utf8Decoder.decode(got))) ? d : null;
     },
-    targets: { ratio: 1.0, runtime: 'Node 26' },
+    targets: { ratio: 1.0, runtime: 'Node 26', nodeRatio: { 24: 1.5 } },
   },
   {
     // RFC 8785 (JCS). The baseline is what one writes with native JSON today: parse, then
@@ -836,6 +838,8 @@ export async function runSuite(items, codecs, host, options = {}) {
 /** Geomeans per operation and implementation, regular files and small docs apart, with targets. */
 export function summarize(results, ops) {
   const summary = [];
+  const rt = results.meta?.runtime;
+  const nodeMajor = rt?.name === 'node' ? Number(String(rt.version).replace(/^v/, '').split('.')[0]) : undefined;
   for (const op of ops) {
     const names = new Set();
     for (const f of results.files) for (const n of Object.keys(f.ops[op.id]?.impls ?? {})) names.add(n);
@@ -861,7 +865,10 @@ export function summarize(results, ops) {
         if (first.kind === 'wasmjson' && op.targets) {
           const t = op.targets;
           if (group === 'all' && t.mbps?.[name] !== undefined) entry.target = { mbps: t.mbps[name] };
-          if (group === 'all' && t.ratio !== undefined) entry.target = { ratio: t.ratio, runtime: t.runtime };
+          if (group === 'all' && t.ratio !== undefined) {
+            const own = nodeMajor !== undefined ? t.nodeRatio?.[nodeMajor] : undefined;
+            entry.target = own !== undefined ? { ratio: own, runtime: `Node ${nodeMajor}` } : { ratio: t.ratio, runtime: t.runtime };
+          }
           if (group === 'small' && t.small !== undefined) entry.target = { ratio: t.small };
           if (entry.target) {
             entry.met = entry.target.mbps !== undefined ? entry.mbps >= entry.target.mbps : entry.ratio >= entry.target.ratio;
