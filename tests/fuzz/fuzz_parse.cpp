@@ -66,12 +66,17 @@ void fresh_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags, resul
   r = parse<K>(buf, len, flags, s.stack, s.tape, s.keys, s.shapes);
 }
 
+// Equal contents of two buffers of n elements (an empty buffer may have no storage at
+// all: memcmp must not be given its null pointer).
+template <class T>
+bool same_items(const T* a, const T* b, size_t n) {
+  return n == 0 || std::memcmp(a, b, n * sizeof(T)) == 0;
+}
+
 bool same_tape(const tape_buffers& a, const tape_buffers& b) {
-  return a.words.size() == b.words.size() &&
-         std::memcmp(a.words.data(), b.words.data(), a.words.size() * 4) == 0 &&
-         a.numbers.size() == b.numbers.size() &&
-         std::memcmp(a.numbers.data(), b.numbers.data(), a.numbers.size() * 8) == 0 &&
-         a.utf16.size() == b.utf16.size() && std::memcmp(a.utf16.data(), b.utf16.data(), a.utf16.size() * 2) == 0;
+  return a.words.size() == b.words.size() && same_items(a.words.data(), b.words.data(), a.words.size()) &&
+         a.numbers.size() == b.numbers.size() && same_items(a.numbers.data(), b.numbers.data(), a.numbers.size()) &&
+         a.utf16.size() == b.utf16.size() && same_items(a.utf16.data(), b.utf16.data(), a.utf16.size());
 }
 
 state g_scalar, g_swar, g_simd, g_again;
@@ -144,13 +149,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fail("valid input does not minify", data, size);
   std::vector<uint8_t> m1 = padded(min1.data(), min1.size());
   if (!reformat<swar64_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
-      min2.size() != min1.size() || std::memcmp(min1.data(), min2.data(), min1.size()) != 0)
+      min2.size() != min1.size() || !same_items(min1.data(), min2.data(), min1.size()))
     fail("minify is not idempotent", data, size);
   if (!reformat<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first, line).ok())
     fail("valid input does not prettify", data, size);
   std::vector<uint8_t> pp = padded(pretty.data(), pretty.size());
   if (!reformat<simd128_kernel>(pp.data(), pretty.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
-      min2.size() != min1.size() || std::memcmp(min1.data(), min2.data(), min1.size()) != 0)
+      min2.size() != min1.size() || !same_items(min1.data(), min2.data(), min1.size()))
     fail("prettify then minify differs from minify", data, size);
   // The minified text parses to the same values (offsets differ, so compare numbers and strings).
   state& again = g_again;
@@ -158,9 +163,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fresh_parse<simd128_kernel>(again, m1.data(), min1.size(), 0, ra);
   if (!ra.ok()) fail("minified text does not parse", data, size);
   if (again.tape.numbers.size() != g_scalar.tape.numbers.size() ||
-      std::memcmp(again.tape.numbers.data(), g_scalar.tape.numbers.data(), again.tape.numbers.size() * 8) != 0 ||
+      !same_items(again.tape.numbers.data(), g_scalar.tape.numbers.data(), again.tape.numbers.size()) ||
       again.tape.utf16.size() != g_scalar.tape.utf16.size() ||
-      std::memcmp(again.tape.utf16.data(), g_scalar.tape.utf16.data(), again.tape.utf16.size() * 2) != 0 ||
+      !same_items(again.tape.utf16.data(), g_scalar.tape.utf16.data(), again.tape.utf16.size()) ||
       again.tape.words.size() != g_scalar.tape.words.size())
     fail("minified text parses to different values", data, size);
   return 0;
