@@ -102,7 +102,7 @@ for t in "${targets[@]}"; do
   before=$(find "$crashes" -maxdepth 1 -type f -name "$t-*" | wc -l)
   read -r -a extra < <(sed -n 's|^// fuzz.sh options: ||p' "tests/fuzz/$t.cpp" | head -n1)
   echo "== $t: ${secs}s ${extra[*]}"
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
     "$build/$t" "$corpus" "$seeds" -max_len=65536 -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$crashes/$t-" "${extra[@]}" >"$log" 2>&1
   rc=$?
