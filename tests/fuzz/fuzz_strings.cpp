@@ -44,6 +44,8 @@ using namespace wasmjson;
 // The checks' own reference code is left out of coverage: its branches are not the
 // code under test, and tracing them cost more time than the code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
+#define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/utf8_reference.h"
 
 namespace {
 
@@ -136,32 +138,10 @@ ORACLE bytes encode_utf8(const units& u, bool keep_lone, bool* lone = nullptr) {
   return o;
 }
 
-// Well-formed UTF-8 -> UTF-16 units.
+// Well-formed UTF-8 -> UTF-16 units (tests/support/utf8_reference.h).
 ORACLE units decode_utf8(const uint8_t* p, size_t n) {
   units u;
-  for (size_t i = 0; i < n;) {
-    uint8_t c = p[i];
-    uint32_t cp;
-    if (c < 0x80) {
-      cp = c;
-      i += 1;
-    } else if (c < 0xE0) {
-      cp = ((c & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu);
-      i += 2;
-    } else if (c < 0xF0) {
-      cp = ((c & 0x0Fu) << 12) | ((p[i + 1] & 0x3Fu) << 6) | (p[i + 2] & 0x3Fu);
-      i += 3;
-    } else {
-      cp = ((c & 0x07u) << 18) | ((p[i + 1] & 0x3Fu) << 12) | ((p[i + 2] & 0x3Fu) << 6) | (p[i + 3] & 0x3Fu);
-      i += 4;
-    }
-    if (cp >= 0x10000) {
-      u.push_back(static_cast<uint16_t>(0xD800 + ((cp - 0x10000) >> 10)));
-      u.push_back(static_cast<uint16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
-    } else {
-      u.push_back(static_cast<uint16_t>(cp));
-    }
-  }
+  utf8_reference::decode_utf8(u, p, n);
   return u;
 }
 

@@ -1,0 +1,44 @@
+// Well-formed UTF-8 -> UTF-16 code units, one sequence at a time: the fuzzers' reference
+// decoder (tests/fuzz/fuzz_roundtrip.cpp, fuzz_strings.cpp), independent of the core's.
+//
+// WASMJSON_REFERENCE_FN, defined before including this, marks the function (a fuzzer
+// keeps the reference out of its coverage); it is empty by default.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#ifndef WASMJSON_REFERENCE_FN
+#define WASMJSON_REFERENCE_FN
+#endif
+
+namespace wasmjson::utf8_reference {
+
+// Appends the units of p[0..n), which must be well-formed UTF-8.
+WASMJSON_REFERENCE_FN inline void decode_utf8(std::vector<uint16_t>& u, const uint8_t* p, size_t n) {
+  for (size_t i = 0; i < n;) {
+    uint8_t c = p[i];
+    uint32_t cp;
+    if (c < 0x80) {
+      cp = c;
+      i += 1;
+    } else if (c < 0xE0) {
+      cp = ((c & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu);
+      i += 2;
+    } else if (c < 0xF0) {
+      cp = ((c & 0x0Fu) << 12) | ((p[i + 1] & 0x3Fu) << 6) | (p[i + 2] & 0x3Fu);
+      i += 3;
+    } else {
+      cp = ((c & 0x07u) << 18) | ((p[i + 1] & 0x3Fu) << 12) | ((p[i + 2] & 0x3Fu) << 6) | (p[i + 3] & 0x3Fu);
+      i += 4;
+    }
+    if (cp >= 0x10000) {
+      u.push_back(static_cast<uint16_t>(0xD800 + ((cp - 0x10000) >> 10)));
+      u.push_back(static_cast<uint16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+    } else {
+      u.push_back(static_cast<uint16_t>(cp));
+    }
+  }
+}
+
+}  // namespace wasmjson::utf8_reference
