@@ -69,26 +69,9 @@ size_t g_size;
   __builtin_trap();
 }
 
-ORACLE bool is_high(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
-ORACLE bool is_low(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
-
-ORACLE void put_utf8(bytes& o, uint32_t c) {
-  if (c < 0x80) {
-    o += static_cast<char>(c);
-  } else if (c < 0x800) {
-    o += static_cast<char>(0xC0 | (c >> 6));
-    o += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    o += static_cast<char>(0xE0 | (c >> 12));
-    o += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    o += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    o += static_cast<char>(0xF0 | (c >> 18));
-    o += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    o += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    o += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
+using utf8_reference::is_high;
+using utf8_reference::is_low;
+using utf8_reference::put_utf8;
 
 // The reference: one unit at a time, straight from the JSON.stringify rules.
 ORACLE bytes reference_escape(const units& u) {

@@ -1,11 +1,12 @@
-// Well-formed UTF-8 -> UTF-16 code units, one sequence at a time: the fuzzers' reference
-// decoder (tests/fuzz/fuzz_roundtrip.cpp, fuzz_strings.cpp), independent of the core's.
+// UTF-8 <-> code points / UTF-16 units, one at a time: the fuzzers' reference
+// encoder and decoder (tests/fuzz/fuzz_roundtrip.cpp, fuzz_strings.cpp), independent of the core's.
 //
 // WASMJSON_REFERENCE_FN, defined before including this, marks the function (a fuzzer
 // keeps the reference out of its coverage); it is empty by default.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #ifndef WASMJSON_REFERENCE_FN
@@ -13,6 +14,28 @@
 #endif
 
 namespace wasmjson::utf8_reference {
+
+WASMJSON_REFERENCE_FN inline bool is_high(uint16_t u) { return u >= 0xD800 && u <= 0xDBFF; }
+WASMJSON_REFERENCE_FN inline bool is_low(uint16_t u) { return u >= 0xDC00 && u <= 0xDFFF; }
+
+// Appends the UTF-8 of code point c.
+WASMJSON_REFERENCE_FN inline void put_utf8(std::string& o, uint32_t c) {
+  if (c < 0x80) {
+    o += static_cast<char>(c);
+  } else if (c < 0x800) {
+    o += static_cast<char>(0xC0 | (c >> 6));
+    o += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    o += static_cast<char>(0xE0 | (c >> 12));
+    o += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    o += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    o += static_cast<char>(0xF0 | (c >> 18));
+    o += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    o += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    o += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
 
 // Appends the units of p[0..n), which must be well-formed UTF-8.
 WASMJSON_REFERENCE_FN inline void decode_utf8(std::vector<uint16_t>& u, const uint8_t* p, size_t n) {
