@@ -315,6 +315,7 @@ export const OPERATIONS = [
     available: (_c, host) => !!host.stages,
     stage: true,
     check: (_doc, got) => (got === 0 ? null : `wj_parse returned error code ${got}`),
+    targets: { mbps: { simd128: 1500 } },
   },
   {
     id: 'stringify',
@@ -397,6 +398,7 @@ export const OPERATIONS = [
       if (hasWhitespaceOutsideStrings(got)) return 'output has whitespace outside strings';
       return sameValueAs(doc, got) ? null : 'output does not parse to the same value';
     },
+    targets: { mbps: { simd128: 1500 } },
   },
   {
     // Likewise for codec.prettify (default options): same value, spread over lines.
@@ -416,6 +418,7 @@ export const OPERATIONS = [
       if (typeof got !== 'string') return `expected a string, got ${preview(got)}`;
       return sameValueAs(doc, got) ? null : 'output does not parse to the same value';
     },
+    targets: { mbps: { simd128: 1000 } },
   },
   {
     // Issue #5: one deep field read on the bytes, without building the rest, against
