@@ -215,7 +215,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const indentBytes = encoder.encode(indent);
     if (indentBytes.length > 0 && indentPtr === 0) {
       indentPtr = wasm.wj_alloc(64) >>> 0;
-      if (indentPtr === 0) throw outOfMemory(64);
+      if (indentPtr === 0) throw outOfMemory();
     }
     memory.bytes().set(indentBytes, indentPtr);
     const region = memory.acquire(source);

@@ -100,9 +100,11 @@ export function codeName(code: number): ErrorCode {
 }
 
 /** Error for input that cannot fit in wasm memory; not a syntax error. */
-export function outOfMemory(bytes: number): RangeError {
+export function outOfMemory(bytes?: number): RangeError {
+  // Without a size: the output side (a serialized document), whose final size is unknown.
+  const what = bytes === undefined ? 'the output' : `a document of ${bytes} bytes`;
   return new RangeError(
-    `wasmjson: a document of ${bytes} bytes and its working buffers do not fit in WebAssembly memory (a 4 GiB address space); the instance stays usable`,
+    `wasmjson: ${what} and its working buffers do not fit in WebAssembly memory (a 4 GiB address space); the instance stays usable`,
   );
 }
 

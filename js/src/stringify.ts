@@ -156,7 +156,7 @@ class Writer {
       return idle;
     }
     const ptr = this.wasm.wj_writer_new() >>> 0;
-    if (ptr === 0) throw outOfMemory(0);
+    if (ptr === 0) throw outOfMemory();
     this.views();
     const r = ptr >> 2;
     return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0 };
@@ -226,7 +226,7 @@ class Writer {
       // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
       const need = NodeBufferCtor ? units * 2 : units * 3;
       if (need > this.i32[r + 5] >>> 0) {
-        if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory(need);
+        if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory();
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
@@ -254,7 +254,7 @@ class Writer {
       status = wasm.wj_write(s.ptr, opCount, numCount, units * 2, mode & ~W_UTF8);
     }
     if (status !== 0) {
-      if (status === S_OUT_OF_MEMORY) throw outOfMemory(units);
+      if (status === S_OUT_OF_MEMORY) throw outOfMemory();
       throw new Error(`wasmjson: internal error ${status} from wj_write`);
     }
     s.begin = 0;
