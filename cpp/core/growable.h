@@ -2,9 +2,25 @@
 // reported (false), never fatal: wasm memory has a hard 4 GiB ceiling.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 
 namespace wasmjson {
+
+// The capacity, in elements of `elem` bytes, that holds `needed` elements, grown from
+// `current` (or from `initial` when empty): doubling while small, 1.5x past 64 MiB, so a
+// huge document's buffers leave room in wasm32's 4 GiB for the realloc copy. 0 when
+// `needed` elements are more bytes than any object can have (PTRDIFF_MAX).
+inline size_t grown_capacity(size_t current, size_t needed, size_t initial, size_t elem) {
+  const size_t max = static_cast<size_t>(PTRDIFF_MAX) / elem;
+  if (needed > max) return 0;
+  size_t cap = current ? current : initial;
+  while (cap < needed) {
+    size_t step = cap * elem < (size_t{64} << 20) ? cap : cap / 2;
+    cap = step > max - cap ? max : cap + step;
+  }
+  return cap;
+}
 
 template <class T>
 class growable {
@@ -15,7 +31,7 @@ class growable {
   ~growable() { std::free(data_); }
 
   // Makes room for n more values; false when memory cannot grow.
-  bool reserve_more(size_t n) { return size_ + n <= capacity_ || grow(n); }
+  bool reserve_more(size_t n) { return n <= capacity_ - size_ || grow(n); }
   // Callers reserve first.
   void push_unchecked(T v) { data_[size_++] = v; }
   // False when memory could not grow.
@@ -39,10 +55,9 @@ class growable {
  private:
   // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.
   __attribute__((noinline)) bool grow(size_t n) {
-    size_t cap = capacity_ ? capacity_ : 1024;
-    // Doubling while small; 1.5x past 64 MiB, so a huge document's buffers leave room in
-    // the 4 GiB address space for the realloc copy.
-    while (cap < size_ + n) cap += cap * sizeof(T) < (size_t{64} << 20) ? cap : cap / 2;
+    if (n > SIZE_MAX - size_) return false;
+    size_t cap = grown_capacity(capacity_, size_ + n, 1024, sizeof(T));
+    if (cap == 0) return false;
     void* p = std::realloc(data_, cap * sizeof(T));
     if (!p) return false;
     data_ = static_cast<T*>(p);

@@ -1,10 +1,13 @@
-// The serializer's output: one growable byte buffer, reused from document to document.
+// The serializer's output: one growable byte buffer, reused from document to document
+// (growing as growable<> does: grown_capacity).
 // Writers reserve the worst case of what they are about to write and then store bytes
 // through a raw cursor with no check per byte. Growth failure is reported, never fatal.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+
+#include "growable.h"
 
 namespace wasmjson {
 
@@ -28,11 +31,8 @@ class output_buffer {
   uint8_t* reserve(uint8_t* o, size_t n, uint8_t*& limit) {
     size_t used = o ? static_cast<size_t>(o - data_) : 0;
     if (capacity_ - used < n) {
-      size_t cap = capacity_ ? capacity_ : 64 * 1024;
-      while (cap - used < n) {
-        if (cap > SIZE_MAX / 2) return nullptr;
-        cap *= 2;
-      }
+      size_t cap = n > SIZE_MAX - used ? 0 : grown_capacity(capacity_, used + n, 64 * 1024, 1);
+      if (cap == 0) return nullptr;
       void* p = std::realloc(data_, cap);
       if (!p) return nullptr;
       data_ = static_cast<uint8_t*>(p);

@@ -1,0 +1,91 @@
+// Buffer growth (cpp/core/growable.h): the policy every buffer shares, and the requests
+// that must fail cleanly instead of wrapping around (wasm32's size_t is 32 bits).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "core/growable.h"
+#include "core/writer_output.h"
+
+using namespace wasmjson;
+
+namespace {
+
+constexpr size_t kMiB = size_t{1} << 20;
+
+TEST(GrownCapacity, StartsAtInitialAndDoublesWhileSmall) {
+  EXPECT_EQ(grown_capacity(0, 1, 1024, 4), 1024u);
+  EXPECT_EQ(grown_capacity(0, 1024, 1024, 4), 1024u);
+  EXPECT_EQ(grown_capacity(0, 1025, 1024, 4), 2048u);
+  EXPECT_EQ(grown_capacity(1024, 5000, 1024, 4), 8192u);
+  // Already large enough: unchanged.
+  EXPECT_EQ(grown_capacity(8192, 100, 1024, 4), 8192u);
+}
+
+TEST(GrownCapacity, GrowsByHalvesPast64MiB) {
+  // 64 MiB of bytes: the next step adds half.
+  EXPECT_EQ(grown_capacity(64 * kMiB, 64 * kMiB + 1, 1, 1), 96 * kMiB);
+  // Elements of 8 bytes: the switch is at 8 Mi elements.
+  EXPECT_EQ(grown_capacity(8 * kMiB, 8 * kMiB + 1, 1, 8), 12 * kMiB);
+  EXPECT_EQ(grown_capacity(4 * kMiB, 4 * kMiB + 1, 1, 8), 8 * kMiB);
+}
+
+TEST(GrownCapacity, RefusesWhatASizeCannotHoldAndNeverWraps) {
+  constexpr size_t kMax = static_cast<size_t>(PTRDIFF_MAX);
+  EXPECT_EQ(grown_capacity(0, kMax, 1024, 1), kMax);
+  EXPECT_EQ(grown_capacity(0, kMax + 1, 1024, 1), 0u);
+  EXPECT_EQ(grown_capacity(0, SIZE_MAX, 1024, 1), 0u);
+  EXPECT_EQ(grown_capacity(0, kMax / 8 + 1, 1024, 8), 0u);
+  // Near the top, growth stops at the largest allowed capacity rather than wrapping.
+  const size_t max8 = kMax / 8;
+  size_t cap = grown_capacity(max8 / 2 + 1, max8, 1024, 8);
+  EXPECT_EQ(cap, max8);
+  cap = grown_capacity(max8 - 10, max8 - 5, 1024, 8);
+  EXPECT_GE(cap, max8 - 5);
+  EXPECT_LE(cap, max8);
+}
+
+TEST(Growable, ReserveMoreOfAnImpossibleCountFailsAndKeepsTheContents) {
+  growable<uint32_t> g;
+  ASSERT_TRUE(g.push(7));
+  ASSERT_TRUE(g.push(8));
+  EXPECT_FALSE(g.reserve_more(SIZE_MAX));
+  EXPECT_FALSE(g.reserve_more(SIZE_MAX - 1));
+  EXPECT_FALSE(g.reserve_more(SIZE_MAX / 4 + 1));  // bytes would overflow
+  EXPECT_FALSE(g.reserve_more(static_cast<size_t>(PTRDIFF_MAX) / 4 + 1));  // more than an object may have
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g.data()[0], 7u);
+  EXPECT_EQ(g.data()[1], 8u);
+  ASSERT_TRUE(g.push(9));
+  EXPECT_EQ(g.back(), 9u);
+}
+
+TEST(Growable, GrowsPastItsCapacityKeepingEveryValue) {
+  growable<uint64_t> g;
+  for (uint64_t i = 0; i < 100000; ++i) ASSERT_TRUE(g.push(i * 3));
+  for (uint64_t i = 0; i < 100000; ++i) ASSERT_EQ(g.data()[i], i * 3);
+}
+
+TEST(OutputBuffer, ReserveKeepsTheCursorAndRefusesImpossibleRequests) {
+  output_buffer out;
+  uint8_t* limit = nullptr;
+  uint8_t* o = out.reserve(nullptr, 10, limit);
+  ASSERT_NE(o, nullptr);
+  EXPECT_GE(limit - o, 10);
+  for (int i = 0; i < 10; ++i) *o++ = static_cast<uint8_t>('a' + i);
+  // A request past the first capacity moves the buffer; the cursor follows it.
+  o = out.reserve(o, 200000, limit);
+  ASSERT_NE(o, nullptr);
+  EXPECT_GE(limit - o, 200000);
+  EXPECT_EQ(o - out.data(), 10);
+  EXPECT_EQ(out.data()[0], 'a');
+  EXPECT_EQ(out.data()[9], 'j');
+  // Room that cannot exist: nullptr, and the buffer is left as it was.
+  uint8_t* before = out.data();
+  EXPECT_EQ(out.reserve(o, SIZE_MAX - 5, limit), nullptr);
+  EXPECT_EQ(out.data(), before);
+  out.commit(o);
+  EXPECT_EQ(out.size(), 10u);
+}
+
+}  // namespace
