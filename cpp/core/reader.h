@@ -411,6 +411,30 @@ class reader {
     if (*p == '0') {
       ++p;
       if (is_digit(*p)) return fail(error_code::leading_zero, p), nullptr;
+    } else if constexpr (requires { Kernel::non_digit_mask(p); }) {
+      // Wide kernels: the integer digits and, after a '.', the fraction's from one mask
+      // (numbers like 12.345678 cost one chunk test instead of two).
+      uint32_t m = Kernel::non_digit_mask(p);
+      size_t i0 = __builtin_ctz(m);
+      if (i0 == Kernel::width) {
+        p = skip_digits(p + i0);
+      } else if (p[i0] != '.') {
+        p += i0;
+      } else {
+        n.is_integer = false;
+        size_t i1 = __builtin_ctz(m & ~((2u << i0) - 1));
+        if (i1 < Kernel::width) {
+          if (i1 == i0 + 1) return fail(error_code::unterminated_fraction, p + i1), nullptr;
+          p += i1;
+        } else {
+          // The fraction reaches past the chunk: p[i0 + 1, width) are its first digits,
+          // unless it starts right at the chunk's end.
+          p += Kernel::width;
+          if (i0 + 1 == Kernel::width && !is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
+          p = skip_digits(p);
+        }
+        goto exponent;
+      }
     } else {
       p = skip_digits(p);
     }
@@ -422,6 +446,7 @@ class reader {
         if (!is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
         p = skip_digits(p);
       }
+    exponent:
       if ((*p | 0x20) == 'e') {
         ++p;
         n.is_integer = false;

@@ -35,6 +35,13 @@
 //   // Index in [0, width] of the first byte that is not an ASCII digit.
 //   static size_t digit_stop(const uint8_t* p);
 //
+//   // Optional, for wide kernels (simd128 has it): bit i set when p[i] is not an ASCII
+//   // digit, for i < width, and bit `width` always set. The reader then takes a
+//   // number's integer and fraction digits from one mask; kernels without it step
+//   // with digit_stop (swar64's mask, a gather of its lane bits, measured slower on the
+//   // short integers that dominate).
+//   static uint32_t non_digit_mask(const uint8_t* p);
+//
 //   // Bitmasks of the 64 bytes at p (bit i for p[i]): quotes, backslashes, opening
 //   // brackets ('{' '[') and closing brackets ('}' ']'). Skipping whole values a block
 //   // at a time (cpp/core/navigate.h). Reads 64 bytes, whatever the kernel's width.

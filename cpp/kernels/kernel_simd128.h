@@ -139,6 +139,11 @@ struct simd128_kernel {
     }
     return end;
   }
+  // Bit i set when p[i] is not an ASCII digit, for i < width; bit width always set.
+  static inline uint32_t non_digit_mask(const uint8_t* p) {
+    v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
+    return static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))) | (1u << width);
+  }
   static inline size_t digit_stop(const uint8_t* p) {
     v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))));

@@ -94,6 +94,12 @@ void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::structural_stop(p), reference(p, K::width, scalar_kernel::structural_stop));
   ASSERT_EQ(K::quote_stop(p), reference(p, K::width, scalar_kernel::quote_stop));
   ASSERT_EQ(K::digit_stop(p), reference(p, K::width, scalar_kernel::digit_stop));
+  if constexpr (requires { K::non_digit_mask(p); }) {
+    uint32_t want = 1u << K::width;
+    for (size_t i = 0; i < K::width; ++i)
+      if (!scalar_kernel::digit_stop(p + i)) want |= 1u << i;
+    ASSERT_EQ(K::non_digit_mask(p), want);
+  }
   check_utf8_run<K>(p);
 }
 

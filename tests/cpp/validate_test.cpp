@@ -129,6 +129,49 @@ TYPED_TEST(ValidateTest, StringsAroundChunkBoundaries) {
   }
 }
 
+// Numbers of every shape with integer and fraction parts of every length around the
+// kernels' widths, valid and broken in each part, give the reference kernel's result:
+// the same verdict, error kind and offset (the SIMD128 kernel reads the integer and
+// fraction digits of a number with one mask).
+TYPED_TEST(ValidateTest, NumbersAroundChunkBoundariesMatchTheReference) {
+  byte_stack ref_stack;
+  auto reference = [&](const std::string& text) {
+    padded_input in(text);
+    return validate<scalar_kernel>(in.data(), in.size(), kSkipBom, ref_stack);
+  };
+  const char* tails[] = {"", "e5", "E+12", "e-7", "e", "e+", "x", ".", ".5", "0"};
+  const char* ends[] = {"", ",1", "]", " ", "}", "a"};
+  size_t checked = 0;
+  for (int lead = 0; lead < 3; ++lead) {  // "1..", "-1..", "0.." and "-0.."
+    for (size_t int_len = 1; int_len <= 20; ++int_len) {
+      for (int frac_len = -1; frac_len <= 20; ++frac_len) {  // -1: no '.'
+        std::string n = lead == 1 ? "-" : "";
+        if (lead == 2) n += int_len % 2 ? "-0" : "0";
+        for (size_t i = 0; i < int_len; ++i) n += static_cast<char>('1' + (i * 7 + int_len) % 9);
+        if (frac_len >= 0) {
+          n += '.';
+          for (int i = 0; i < frac_len; ++i) n += static_cast<char>('0' + (i * 3 + frac_len) % 10);
+        }
+        for (const char* tail : tails) {
+          for (const char* end : ends) {
+            for (const std::string& text : {n + tail + end, "[" + n + tail + end + "]", "{\"k\":" + n + tail + end + "}"}) {
+              result want = reference(text);
+              result got = this->check(text);
+              ASSERT_EQ(static_cast<int>(got.code), static_cast<int>(want.code)) << text;
+              ASSERT_EQ(got.offset, want.offset) << text;
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  // The generator must produce both verdicts in quantity.
+  EXPECT_TRUE(this->valid("[12345678901234567.12345678901234567e5]"));
+  EXPECT_FALSE(this->valid("[123456789012345.]"));
+  EXPECT_GT(checked, 40000u);
+}
+
 // Every 1-, 2-, 3-byte sequence and a sweep of 4-byte ones agree with a direct decoding
 // of the Unicode rules.
 static bool reference_well_formed(const uint8_t* s, size_t n) {
