@@ -84,10 +84,12 @@ struct simd128_kernel {
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
   static inline size_t whitespace_stop(const uint8_t* p) {
+    // The four whitespace bytes have distinct low nibbles (0x20, 0x09, 0x0A, 0x0D): a
+    // byte is whitespace when it equals the table entry its low nibble picks. Other
+    // entries hold a byte whose low nibble differs from their index, so nothing matches.
+    const v128_t table = wasm_i8x16_make(' ', -1, -1, -1, -1, -1, -1, -1, -1, '\t', '\n', -1, -1, '\r', -1, 0);
     v128_t v = wasm_v128_load(p);
-    v128_t ws = wasm_v128_or(
-        wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat(' ')), wasm_i8x16_eq(v, wasm_i8x16_splat('\n'))),
-        wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('\r')), wasm_i8x16_eq(v, wasm_i8x16_splat('\t'))));
+    v128_t ws = wasm_i8x16_eq(wasm_i8x16_swizzle(table, wasm_v128_and(v, wasm_i8x16_splat(0x0F))), v);
     return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(ws)) & 0xFFFFu);
   }
   static inline size_t ascii_stop(const uint8_t* p) {
