@@ -127,8 +127,15 @@ export class Memory {
   private encodeString(text: string): Region {
     // Most JSON is ASCII: try the string's own length first, and only if encodeInto
     // runs out of room grow to the worst case for what is left (3 bytes per unit).
-    // Use all of a free scratch buffer: it has room for earlier documents' UTF-8.
-    let cap = this.scratchBusy ? text.length : Math.max(text.length, Math.min(this.scratchCap, text.length * 3));
+    // Use all of a free scratch buffer: it has room for earlier documents' UTF-8. Up to
+    // a size, make the scratch hold the worst case: in Node, utf8Write (a quarter faster
+    // than encodeInto) needs that room, as it cannot say how much of the text it read.
+    const worst = text.length * 3;
+    let cap = this.scratchBusy
+      ? text.length
+      : worst <= SCRATCH_WORST_CASE && NodeBufferCtor !== undefined
+        ? worst
+        : Math.max(text.length, Math.min(this.scratchCap, worst));
     let ptr = this.reserve(cap);
     let { read, written } = this.encodeAt(text, ptr, cap);
     if (read < text.length) {
@@ -141,6 +148,9 @@ export class Memory {
     return { ptr, len: written, owned: ptr !== this.scratchPtr };
   }
 }
+
+/** Bytes up to which the scratch buffer is grown to a string's worst-case UTF-8 size. */
+const SCRATCH_WORST_CASE = 48 * 1024 * 1024;
 
 export interface Region {
   ptr: number;
