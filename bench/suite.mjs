@@ -581,7 +581,7 @@ export async function createWasmStage(module) {
         u8.set(bytes, ptr);
         const report = ex.wj_parse(ptr, len, SKIP_BOM) >>> 0;
         if (i32.buffer !== memory.buffer) i32 = new Int32Array(memory.buffer);
-        return i32[report >> 2];
+        return i32[report >>> 2];
       };
     },
   };

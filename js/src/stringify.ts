@@ -158,7 +158,7 @@ class Writer {
     const ptr = this.wasm.wj_writer_new() >>> 0;
     if (ptr === 0) throw outOfMemory();
     this.views();
-    const r = ptr >> 2;
+    const r = ptr >>> 2;
     return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0 };
   }
 
@@ -166,7 +166,7 @@ class Writer {
     if (this.idle === undefined) {
       this.idle = s;
       this.views();
-      if (this.i32[(s.ptr >> 2) + 5] >>> 0 > KEEP_BYTES) this.wasm.wj_writer_trim(s.ptr);
+      if (this.i32[(s.ptr >>> 2) + 5] >>> 0 > KEEP_BYTES) this.wasm.wj_writer_trim(s.ptr);
     } else {
       this.wasm.wj_writer_free(s.ptr);
     }
@@ -198,7 +198,7 @@ class Writer {
       return;
     }
     this.views();
-    const at = this.i32[(s.ptr >> 2) + 4] >>> 1;
+    const at = this.i32[(s.ptr >>> 2) + 4] >>> 1;
     for (let i = 0; i < gap.length; i++) this.u16[at + i] = gap.charCodeAt(i);
     this.wasm.wj_writer_begin(s.ptr, flags | F_PRETTY, gap.length);
     s.begin = 0;
@@ -207,7 +207,7 @@ class Writer {
   /** Sends one batch: op words, numbers and the strings (all concatenated) to wasm. */
   flush(s: Session, opCount: number, numCount: number, strings: string): void {
     const wasm = this.wasm;
-    const r = s.ptr >> 2;
+    const r = s.ptr >>> 2;
     this.views();
     // Small batches (small documents) by loops: a subarray and a set() call cost more.
     const i32 = this.i32;
@@ -267,7 +267,7 @@ class Writer {
   /** The finished document as a string. */
   text(s: Session): string {
     this.views();
-    const r = s.ptr >> 2;
+    const r = s.ptr >>> 2;
     const ptr = this.i32[r + 6] >>> 0;
     const end = ptr + (this.i32[r + 7] >>> 0);
     const flags = this.i32[r + 8];
@@ -279,7 +279,7 @@ class Writer {
   /** The finished document as a new Uint8Array. */
   bytes(s: Session): Uint8Array<ArrayBuffer> {
     this.views();
-    const r = s.ptr >> 2;
+    const r = s.ptr >>> 2;
     const ptr = this.i32[r + 6] >>> 0;
     return this.u8.slice(ptr, ptr + (this.i32[r + 7] >>> 0)) as Uint8Array<ArrayBuffer>;
   }

@@ -12,6 +12,9 @@ import { load, type Codec } from 'wasmjson';
 import { FLAVORS } from './support/flavors.js';
 
 const INITIAL_MEMORY = 2 * 1024 * 1024; // CMakeLists.txt: -sINITIAL_MEMORY=2MB
+const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+/** WASMJSON_LONG=1: the large-document test at 1 GB instead of 300 MB. */
+const LONG = env?.WASMJSON_LONG === '1';
 const OOM_MESSAGE = /do not fit in WebAssembly memory \(a 4 GiB address space\); the instance stays usable/;
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -124,6 +127,60 @@ for (const flavor of FLAVORS) {
         JSON.stringify(withKeys, replacer((t) => JSON.parse(t as string), (v) => JSON.stringify(v))),
       );
       expectWorks(codec);
+    });
+
+    it(`a document of ${LONG ? '1 GB' : '300 MB'} parses, validates and minifies exactly`, async () => {
+      const codec = await load({ flavor });
+      // Strings of 100 KB (past 256 MiB, parse decodes each string on its own instead of
+      // slicing one decoded document), then a tail of every other kind of value.
+      const target = LONG ? 1_000_000_000 : 300_000_000;
+      const piece = utf8(`"${'abcdefghi\u00e9'.repeat(10_000)}",`);
+      const count = Math.floor(target / piece.length);
+      const tail = utf8(String.raw`{"k":"\u00e9\n\ud83d\ude00","n":-1.5e300,"i":[1,-0,true,null]}]`);
+      const doc = new Uint8Array(1 + count * piece.length + tail.length);
+      doc[0] = 0x5b; // [
+      for (let i = 0; i < count; i++) doc.set(piece, 1 + i * piece.length);
+      doc.set(tail, 1 + count * piece.length);
+      expect(codec.validate(doc)).toBe(true);
+      const value = codec.parse(doc) as unknown[];
+      expect(value.length).toBe(count + 1);
+      const first = JSON.parse(decode(piece.subarray(0, piece.length - 1)));
+      expect(value[0]).toBe(first);
+      expect(value[count - 1]).toBe(first);
+      expect(Object.is((value[count] as { i: unknown[] }).i[1], -0)).toBe(true);
+      expect(value[count]).toStrictEqual({ k: '\u00e9\n\ud83d\ude00', n: -1.5e300, i: [1, -0, true, null] });
+      // Already minified: the same bytes come back.
+      const min = codec.minify(doc);
+      expect(min.length).toBe(doc.length);
+      expect(min[min.length - 1]).toBe(0x5d);
+      expectWorks(codec);
+    });
+
+    it('addresses past 2 GiB: parse, stringify, encode, navigation and reformatting stay exact', async () => {
+      const codec = await load({ flavor });
+      // Three lazy documents of 720 MB (mostly whitespace) keep their copies in wasm
+      // memory, so the buffers made after them (the tape, the write session, scratch)
+      // lie past 2 GiB. Reading such an address with a signed shift once gave wrong words
+      // (parse returned null).
+      const pad = 720_000_000;
+      const held = [];
+      for (let i = 0; i < 3; i++) {
+        const doc = new Uint8Array(pad + 16).fill(0x20);
+        doc.set(utf8(`{"i":${i}}`), pad);
+        held.push(codec.lazy(doc) as { get(k: string): unknown; free(): void });
+      }
+      expectWorks(codec);
+      const mid = JSON.stringify(bigValue(2_000, 'h'));
+      expect(codec.at(mid, '/1999/list/3')).toBe(`h${1999 % 7}`);
+      const doc = codec.lazy(utf8(mid)) as { at(p: string): unknown; length: number; free(): void };
+      expect(doc.length).toBe(2_000);
+      expect(doc.at('/7/n')).toBe(7 * 1.5 - 7);
+      doc.free();
+      expect(codec.minify(JSON.stringify(JSON.parse(mid), null, 1))).toBe(mid);
+      expect(codec.prettify(mid, { indent: 2 })).toBe(JSON.stringify(JSON.parse(mid), null, 2));
+      expect(() => codec.parse(mid.slice(0, -1))).toThrow(SyntaxError);
+      held.forEach((h, i) => expect(h.get('i')).toBe(i));
+      for (const h of held) h.free();
     });
 
     it('out of memory, parse: a document of 4 GiB or more is a RangeError and the instance stays usable', async () => {
