@@ -143,17 +143,21 @@ export function collectItems({ builtin, shared, paths }) {
   return { items, lines };
 }
 
+/** V8's gc(), obtained at run time (null when the flag cannot be set). */
+function obtainGc() {
+  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc');
+  } catch {
+    return null;
+  }
+}
+
 /** Heap probe: process.memoryUsage() around batches, gc() obtained at run time. */
 function nodeHeapProbe() {
-  let gc = globalThis.gc;
-  if (typeof gc !== 'function') {
-    try {
-      v8.setFlagsFromString('--expose-gc');
-      gc = vm.runInNewContext('gc');
-    } catch {
-      return null;
-    }
-  }
+  const gc = obtainGc();
+  if (!gc) return null;
   // GC events, to tell whether a collection ran inside a measured batch.
   const gcTimes = [];
   try {
@@ -212,6 +216,7 @@ export async function nodeHost(options, { onLine = () => {} } = {}) {
       onLine('peers: could not be loaded (skipped)');
     }
   }
+  const gc = obtainGc();
   return {
     codecs,
     host: {
@@ -219,6 +224,7 @@ export async function nodeHost(options, { onLine = () => {} } = {}) {
       stages: Object.keys(stages).length ? stages : null,
       peers,
       heap: options.heap ? nodeHeapProbe() : null,
+      settle: gc ? () => gc() : undefined,
     },
   };
 }

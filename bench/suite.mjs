@@ -672,7 +672,7 @@ function measureHeap(fns, bytes, heap, now) {
  * Runs the suite.
  *   items     corpus items (makeItem)
  *   codecs    { simd128: codec, swar64: codec } (any subset)
- *   host      { now(), heap?, stages?: { flavor: createWasmStage result },
+ *   host      { now(), heap?, settle?() (a full GC before each timing), stages?: { flavor: createWasmStage result },
  *               peers?: [{ name, version?, ops: { opId: (doc) => thunk } }],
  *               onProgress?(info), onFile?(fileResult), onMismatch?(m), onNote?(n),
  *               pause?() -> Promise (lets a browser paint) }
@@ -797,8 +797,11 @@ export async function runSuite(items, codecs, host, options = {}) {
     }
     if (ok.length < 2) return { baseline: op.baseline, excluded, impls: {} };
 
-    // 2-3. Timing, interleaved.
+    // 2-3. Timing, interleaved, from a collected heap: garbage left by the operations
+    // before (whole-document outputs, lazy documents) is not charged to this one. (Each
+    // side's own garbage is collected inside its batches as usual.)
     for (const im of ok) im.fn = batchFn(im.fns);
+    host.settle?.();
     const samples = race(ok, { rounds, minMs, now, slowRounds });
     const nat = samples[0];
     const mb = item.bytes / 1e3; // MB/s = bytes / 1e6 / (ms / 1e3)
