@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/utf8_reference.h"
 #include "core/writer.h"
 #include "kernels.h"
 
@@ -76,21 +77,7 @@ std::string utf8_of(const std::u16string& s, bool* ok = nullptr) {
       if (ok) *ok = false;
       c = 0xFFFD;
     }
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    utf8_reference::put_utf8(out, c);
   }
   return out;
 }
