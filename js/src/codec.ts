@@ -152,9 +152,9 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     illFormed: boolean,
   ): unknown {
     const { i32, f64, u16 } = memory.wide();
-    const start = (i32[report + 2] >>> 0) >>> 2;
+    const start = i32[report + 2] >>> 2;
     const units = i32[report + 8] >>> 0;
-    const utf16Start = (i32[report + 5] >>> 0) >>> 1;
+    const utf16Start = i32[report + 5] >>> 1;
     const tape = {
       escaped:
         units > 0 && !illFormed && i32[report + 9] === 0
@@ -164,7 +164,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       start,
       end: start + (i32[report + 3] >>> 0),
       numbers: f64,
-      numbersStart: (i32[report + 4] >>> 0) >>> 3,
+      numbersStart: i32[report + 4] >>> 3,
       utf16: u16,
       utf16Start,
     };
@@ -187,7 +187,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   function parseValueAt(region: Region, begin: number, source: string | Uint8Array): unknown {
     const ptr = region.ptr + begin;
     const len = region.len - begin;
-    const report = (wasm.wj_parse(ptr, len, FLAG_SINGLE_VALUE) >>> 0) >>> 2;
+    const report = wasm.wj_parse(ptr, len, FLAG_SINGLE_VALUE) >>> 2;
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     if (i32[report] !== 0) throw failure(i32[report], begin + (i32[report + 1] >>> 0), source, region.len);
@@ -198,7 +198,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
 
   /** One wj_parse call; returns the report's index in i32 words, or throws its error. */
   function runParse(ptr: number, len: number, flags: number, input: string | Uint8Array): number {
-    const report = (wasm.wj_parse(ptr, len, flags) >>> 0) >>> 2;
+    const report = wasm.wj_parse(ptr, len, flags) >>> 2;
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     const code = i32[report];
@@ -220,7 +220,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     memory.bytes().set(indentBytes, indentPtr);
     const region = memory.acquire(source);
     try {
-      const report = (wasm.wj_reformat(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM, indentPtr, indentBytes.length) >>> 0) >>> 2;
+      const report = wasm.wj_reformat(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM, indentPtr, indentBytes.length) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
       if (code !== 0) throw failure(code, i32[report + 1] >>> 0, source, region.len);
@@ -280,7 +280,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const isString = typeof source === 'string';
     const region = memory.acquire(source);
     try {
-      const report = (wasm.wj_canonicalize(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM) >>> 0) >>> 2;
+      const report = wasm.wj_canonicalize(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
       const forbidden = code === CODE_JCS_LONE_SURROGATE || code === CODE_JCS_NOT_FINITE;

@@ -195,7 +195,7 @@ export class LazyNode {
     const r = call(host, source, region, host.wasm.wj_nav_entries(region.ptr, region.len, this.offset));
     const i32 = host.memory.wide().i32;
     const bytes = host.memory.bytes();
-    const list = (i32[r + 5] >>> 0) >>> 2;
+    const list = i32[r + 5] >>> 2;
     const out: Entry[] = [];
     for (let i = 0; i < (i32[r + 4] >>> 0); i++) {
       const kb = i32[list + 4 * i] >>> 0;
@@ -266,7 +266,7 @@ function isArrayIndexKey(k: string): boolean {
 
 /** Runs a navigation export and returns its report's index, throwing its error. */
 function call(host: NavHost, source: string | Uint8Array, region: Region, reportPtr: number): number {
-  const r = (reportPtr >>> 0) >>> 2;
+  const r = reportPtr >>> 2;
   const i32 = host.memory.wide().i32;
   if (i32[r] !== 0) host.fail(i32[r], i32[r + 1] >>> 0, source, region.len);
   return r;
