@@ -7,7 +7,7 @@ import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
-import { decodeUtf8 } from './utf8.js';
+import { decodeUtf16, decodeUtf8 } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -105,7 +105,6 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
   const memory = new Memory(wasm);
   const keys = new KeyCache();
-  const utf16Decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
     const input = toParseInput(text);
@@ -158,7 +157,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const tape = {
       escaped:
         units > 0 && !illFormed && i32[report + 9] === 0
-          ? utf16Decoder.decode(u16.subarray(utf16Start, utf16Start + units))
+          ? decodeUtf16(memory.bytes(), utf16Start * 2, (utf16Start + units) * 2)
           : undefined,
       words: i32,
       start,
