@@ -76,8 +76,7 @@ inline uint8_t* write_jcs_number(uint8_t* o, const uint8_t* p, const uint8_t* en
     if (len > 16) o[16] = p[16];
     return o + len;
   }
-  number_span n{p, end, 0, form == jcs_number_form::integer};
-  double d = number_value(n);
+  double d = number_value(number_span_of(p, end));
   if (!std::isfinite(d)) return nullptr;
   return write_number(o, d);
 }

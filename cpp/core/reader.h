@@ -48,6 +48,8 @@ struct string_span {
 struct number_span {
   const uint8_t* begin;
   const uint8_t* end;
+  const uint8_t* int_end;   // after the integer part's digits
+  const uint8_t* frac_end;  // after the fraction's digits (int_end: no fraction)
   size_t begin16;
   bool is_integer;  // no fraction and no exponent
 };
@@ -422,6 +424,7 @@ class reader {
         p += i0;
       } else {
         n.is_integer = false;
+        n.int_end = p + i0;
         size_t i1 = __builtin_ctz(m & ~((2u << i0) - 1));
         if (i1 < Kernel::width) {
           if (i1 == i0 + 1) return fail(error_code::unterminated_fraction, p + i1), nullptr;
@@ -433,11 +436,14 @@ class reader {
           if (i0 + 1 == Kernel::width && !is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
           p = skip_digits(p);
         }
+        n.frac_end = p;
         goto exponent;
       }
     } else {
       p = skip_digits(p);
     }
+    n.int_end = p;
+    n.frac_end = p;
     // One class test covers both the fraction and the exponent for integers, the usual case.
     if (detail::kByteClass.v[*p] & detail::kNumberTailClass) {
       if (*p == '.') {
@@ -445,6 +451,7 @@ class reader {
         n.is_integer = false;
         if (!is_digit(*p)) return fail(error_code::unterminated_fraction, p), nullptr;
         p = skip_digits(p);
+        n.frac_end = p;
       }
     exponent:
       if ((*p | 0x20) == 'e') {

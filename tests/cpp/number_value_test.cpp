@@ -18,12 +18,7 @@ namespace {
 
 double via_number_value(const std::string& text) {
   padded_input in(text);
-  number_span n;
-  n.begin = in.data();
-  n.end = in.data() + in.size();
-  n.begin16 = 0;
-  n.is_integer = text.find_first_of(".eE") == std::string::npos;
-  return number_value(n);
+  return number_value(number_span_of(in.data(), in.data() + in.size()));
 }
 
 void expect_same(const std::string& text) {

@@ -1,6 +1,7 @@
 // parse() -> tape over every kernel: entries, numbers, unescaping, key and shape
 // interning, number-array packing, and identical tapes from every kernel.
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -138,6 +139,56 @@ TYPED_TEST(ParseTest, NumbersRoundLikeStrtod) {
     ASSERT_EQ(std::signbit(got), std::signbit(expected)) << s;
     if (std::isinf(expected)) ASSERT_TRUE(std::isinf(got)) << s;
     else ASSERT_EQ(got, expected) << s;
+  }
+}
+
+// The reader hands number_value where the integer and fraction digits end; every shape
+// (a lone 0 integer part, leading zeros in the fraction, 19 and 20 significant digits,
+// E, +, exponents of 1-8 digits) at every alignment to the kernel's chunk.
+TYPED_TEST(ParseTest, NumberShapesRoundLikeStrtod) {
+  std::vector<std::string> texts = {
+      "0.1234567890123456789", "0.12345678901234567891", "1234567890123456789", "12345678901234567890",
+      "9999999999999999999", "99999999999999999999", "1234567890.123456789", "1234567890.1234567891",
+      "0.000000000000000000001234567890123456789", "0.0000000000000000000012345678901234567891", "18446744073709551615",
+      "18446744073709551616", "1E+007", "1e-0000007", "1e000000308", "1e0000309", "5e-000324", "1.5E-000000001",
+      "123456.78e-3", "0.5e+22", "9007199254740993e0", "9007199254740992.5", "12345678", "123456789", "1234567812345678",
+      "12345678123456781", "0.12345678", "0.123456781234567812", "-0.0e0", "-0E-400", "1e-22", "1e22", "1e23", "4e-23"};
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 20000; ++i) {
+    std::string s = rng() % 4 == 0 ? "-" : "";
+    if (rng() % 3 == 0) {
+      s += '0';
+    } else {
+      s += static_cast<char>('1' + rng() % 9);
+      for (int d = static_cast<int>(rng() % 20); d > 0; --d) s += static_cast<char>('0' + rng() % 10);
+    }
+    if (rng() % 3 != 0) {
+      s += '.';
+      for (int z = static_cast<int>(rng() % 4 == 0 ? rng() % 25 : 0); z > 0; --z) s += '0';
+      for (int d = 1 + static_cast<int>(rng() % 21); d > 0; --d) s += static_cast<char>('0' + rng() % 10);
+    }
+    if (rng() % 2) {
+      s += rng() % 2 ? 'e' : 'E';
+      int sign = static_cast<int>(rng() % 3);
+      int x = static_cast<int>(rng() % 340);
+      if (sign == 1) s += '-';
+      if (sign == 2) s += '+';
+      s += std::string(rng() % 4 == 0 ? rng() % 6 : 0, '0') + std::to_string(x);
+    }
+    texts.push_back(s);
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const std::string& s = texts[i];
+    std::string doc = std::string(i % 67, ' ') + "[" + s + "]";
+    parsed p = this->run(doc, kWithSource);  // unpacked: one kInt/kDouble entry
+    ASSERT_TRUE(p.res.ok()) << s;
+    double expected = std::strtod(s.c_str(), nullptr);
+    uint32_t w = p.words[1];
+    double got = (w & tape::kTagMask) == tape::kInt ? static_cast<int32_t>(w) >> tape::kTagBits : p.numbers.at(0);
+    uint64_t a, b;
+    std::memcpy(&a, &expected, 8);
+    std::memcpy(&b, &got, 8);
+    ASSERT_EQ(a, b) << s << ": strtod " << expected << ", parsed " << got;
   }
 }
 
