@@ -19,11 +19,11 @@ namespace wasmjson {
 //   object: a = its shape so far (a shape_table node), b = id + 1 of its last key (0:
 //           none yet), flag = it still has a shape (every key had an id, table not full).
 //   array:  a = its first tape word, b = element count, flag = all elements are numbers
-//           so far; c = where its numbers start.
+//           so far (their values are then only in the numbers array, with no tape
+//           entries yet).
 struct container_frame {
   uint32_t a;
   uint32_t b;
-  uint32_t c;
   bool is_array;
   bool flag;
 };
@@ -51,9 +51,9 @@ class tape_writer {
       : out_(out), keys_(keys), shapes_(shapes), intern_keys_(intern_keys) {}
 
   bool begin_object(size_t) {
-    note_value(false);
+    if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({shape_table::kRoot, 0, 0, false, intern_keys_});
+    out_.frames.push_unchecked({shape_table::kRoot, 0, false, intern_keys_});
     return put(tape::word(tape::kObjectBegin));
   }
   bool end_object() {
@@ -62,16 +62,19 @@ class tape_writer {
     return put(tape::word(tape::kObjectEnd, f.flag ? f.a : shape_table::kRoot));
   }
   bool begin_array(size_t) {
-    note_value(false);
+    if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0,
-                                static_cast<uint32_t>(out_.numbers.size()), true, !WithSource});
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, true, !WithSource});
     return put(tape::word(tape::kArrayBegin));
   }
   bool end_array() {
     container_frame f = out_.frames.back();
     out_.frames.pop_back();
-    if (f.flag && f.b > 0) return pack_numbers(f);
+    if (f.flag && f.b > 0) {
+      // All numbers: [kNumberArray, count] replaces the kArrayBegin word.
+      out_.words.resize_down(f.a);
+      return put(tape::word(tape::kNumberArray)) && put(f.b);
+    }
     return put(tape::word(tape::kArrayEnd));
   }
 
@@ -99,14 +102,21 @@ class tape_writer {
   }
 
   bool string(const string_span& s) {
-    note_value(false);
+    if (!note_value()) return false;
     bool ok = s.has_escape ? put_escaped(tape::kStringEsc, 0, s) : put3(tape::word(tape::kString), s.begin16, s.end16);
     return ok && source(s.begin16 - 1, s.end16 + 1);
   }
 
   bool number(const number_span& n) {
-    note_value(true);
     double d = number_value(n);
+    if (out_.frames.size() != 0) {
+      container_frame& f = out_.frames.back();
+      if (f.is_array) {
+        f.b++;
+        // Still all numbers: the value alone, no tape entry (see end_array).
+        if (f.flag) return out_.numbers.push(d);
+      }
+    }
     size_t len = static_cast<size_t>(n.end - n.begin);
     bool ok;
     // Small integers travel in the tape word itself; -0 must stay a double.
@@ -122,38 +132,28 @@ class tape_writer {
 
   bool literal(literal_kind k, size_t pos16) {
     static constexpr uint32_t lengths[] = {4, 5, 4};
-    note_value(false);
+    if (!note_value()) return false;
     tape::tag t = k == literal_kind::null_value ? tape::kNull : k == literal_kind::true_value ? tape::kTrue : tape::kFalse;
     return put(tape::word(t)) && source(pos16, pos16 + lengths[static_cast<int>(k)]);
   }
 
  private:
-  // Counts a value in its array, and notes whether every element is still a number.
-  void note_value(bool is_number) {
-    if (out_.frames.size() == 0) return;
+  // Counts a value (not a number) in its array. The array's first value that is not a
+  // number gives the numbers before it their tape entries (kDouble: their values are
+  // already in order in the numbers array), so it holds entries for every element.
+  bool note_value() {
+    if (out_.frames.size() == 0) return true;
     container_frame& f = out_.frames.back();
-    if (!f.is_array) return;
-    f.b++;
-    f.flag &= is_number;
-  }
-
-  // An array of numbers only becomes [kNumberArray, count] with all its values, in
-  // order, in the numbers array (JS then builds an unboxed double array). Its tape
-  // entries are one word each (kInt or kDouble; no source words in this mode).
-  bool pack_numbers(const container_frame& f) {
-    uint32_t count = f.b;
-    uint32_t* entries = out_.words.data() + f.a + 1;
-    size_t doubles = out_.numbers.size() - f.c;
-    if (!out_.numbers.reserve_more(count - doubles)) return false;
-    double* values = out_.numbers.data() + f.c;
-    // Back to front, so no double is overwritten before it is moved.
-    for (size_t j = count, di = doubles; j-- > 0;) {
-      uint32_t w = entries[j];
-      values[j] = (w & tape::kTagMask) == tape::kDouble ? values[--di] : static_cast<double>(static_cast<int32_t>(w) >> tape::kTagBits);
+    if (!f.is_array) return true;
+    if (f.flag) {
+      f.flag = false;
+      if (f.b > 0) {
+        if (!out_.words.reserve_more(f.b)) return false;
+        for (uint32_t j = 0; j < f.b; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
+      }
     }
-    out_.numbers.advance(count - doubles);
-    out_.words.resize_down(f.a);
-    return put(tape::word(tape::kNumberArray)) && put(count);
+    f.b++;
+    return true;
   }
 
   bool put(uint32_t w) {

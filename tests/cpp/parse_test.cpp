@@ -53,7 +53,7 @@ TYPED_TEST(ParseTest, TapeOfASmallDocument) {
       word(tape::kObjectBegin),
       word(tape::kKeyNew, 0), 2, 3,  // "a" at UTF-16 [2, 3)
       word(tape::kArrayBegin),
-      word(tape::kInt, 1),
+      word(tape::kDouble),  // numbers before an array's first other value: doubles
       word(tape::kString), 9, 10,
       word(tape::kTrue),
       word(tape::kNull),
@@ -65,7 +65,7 @@ TYPED_TEST(ParseTest, TapeOfASmallDocument) {
       word(tape::kObjectEnd, 2),             // shape {a, b}: the trie's second node
   };
   EXPECT_EQ(p.words, expected);
-  EXPECT_EQ(p.numbers, std::vector<double>{-2.5});
+  EXPECT_EQ(p.numbers, (std::vector<double>{1, -2.5}));
   EXPECT_EQ(p.utf16, u"y\n");
 }
 
@@ -99,7 +99,7 @@ TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
   ASSERT_TRUE(p.res.ok());
   ASSERT_EQ(p.words[1], word(tape::kNumberArray));
   EXPECT_EQ(p.words[2], 6u);
-  ASSERT_EQ(p.numbers.size(), 6u);
+  ASSERT_EQ(p.numbers.size(), 7u);
   EXPECT_EQ(p.numbers[0], 1);
   EXPECT_EQ(p.numbers[1], -2.5);
   EXPECT_EQ(p.numbers[2], 3);
@@ -109,6 +109,32 @@ TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
   // Empty and mixed arrays stay ordinary.
   EXPECT_EQ(p.words[3], word(tape::kArrayBegin));
   EXPECT_EQ(p.words[4], word(tape::kArrayEnd));
+  EXPECT_EQ(p.words[5], word(tape::kArrayBegin));
+  EXPECT_EQ(p.words[6], word(tape::kDouble));
+  EXPECT_EQ(p.words[7], word(tape::kString));
+  EXPECT_EQ(p.numbers[6], 1);
+  // In a mixed array, the numbers before its first other value (a string, a nested
+  // container) become kDouble entries, in order; numbers after it are ordinary entries.
+  parsed m = this->run("[[7, -0, 2.5, [8, 9], 3, \"y\"], 5]");
+  ASSERT_TRUE(m.res.ok());
+  std::vector<uint32_t> expected = {
+      word(tape::kArrayBegin),
+      word(tape::kArrayBegin),
+      word(tape::kDouble), word(tape::kDouble), word(tape::kDouble),
+      word(tape::kNumberArray), 2,
+      word(tape::kInt, 3),
+      word(tape::kString), 26, 27,
+      word(tape::kArrayEnd),
+      word(tape::kInt, 5),
+      word(tape::kArrayEnd),
+  };
+  EXPECT_EQ(m.words, expected);
+  ASSERT_EQ(m.numbers.size(), 5u);
+  EXPECT_EQ(m.numbers[0], 7);
+  EXPECT_TRUE(m.numbers[1] == 0 && std::signbit(m.numbers[1]));
+  EXPECT_EQ(m.numbers[2], 2.5);
+  EXPECT_EQ(m.numbers[3], 8);
+  EXPECT_EQ(m.numbers[4], 9);
   // With source ranges (revivers) nothing is packed.
   parsed s = this->run("[1,2]", kWithSource);
   EXPECT_EQ(s.words[0], word(tape::kArrayBegin));
