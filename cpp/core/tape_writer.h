@@ -145,13 +145,14 @@ class tape_writer {
     if (out_.frames.size() == 0) return true;
     container_frame& f = out_.frames.back();
     if (!f.is_array) return true;
-    if (f.flag) {
-      f.flag = false;
-      if (f.b > 0) {
-        if (!out_.words.reserve_more(f.b)) return false;
-        for (uint32_t j = 0; j < f.b; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
-      }
-    }
+    if (__builtin_expect(f.flag, 0)) return end_numbers_only(f);
+    f.b++;
+    return true;
+  }
+  __attribute__((noinline)) bool end_numbers_only(container_frame& f) {
+    f.flag = false;
+    if (!out_.words.reserve_more(f.b)) return false;
+    for (uint32_t j = 0; j < f.b; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
     f.b++;
     return true;
   }
