@@ -39,6 +39,8 @@ struct parse_report {
   uint32_t saw_replacement;  // 1 when a string contained U+FFFD
   uint32_t utf16_units;      // units in the UTF-16 side buffer
   uint32_t escaped_surrogate;  // 1 when a \u escape wrote a surrogate to it
+  uint32_t heap;               // pointer to the string heap (STRING_HEAP flag)
+  uint32_t heap_bytes;         // its length in bytes
 };
 parse_report g_report;
 
@@ -100,6 +102,8 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.saw_replacement = g_tape.saw_replacement ? 1 : 0;
   g_report.utf16_units = static_cast<uint32_t>(g_tape.utf16.size());
   g_report.escaped_surrogate = g_tape.escaped_surrogate ? 1 : 0;
+  g_report.heap = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap.data()));
+  g_report.heap_bytes = static_cast<uint32_t>(g_tape.heap.size());
   return &g_report;
 }
 

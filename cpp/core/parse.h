@@ -17,13 +17,18 @@ enum parse_flags : uint32_t {
   // Positions in the tape are byte offsets, not UTF-16 offsets (JS decodes each string
   // from the bytes: for documents too large to become one JS string).
   kByteOffsets = 1u << 4,
+  // Strings and new keys without escapes are copied to a string heap (tape_buffers::heap)
+  // and their tape offsets index its UTF-16 form, so JS decodes only the strings, not
+  // the whole document (bytes input). Ignored with kWithSource and kByteOffsets.
+  kStringHeap = 1u << 5,
 };
 
 namespace detail {
 template <class Kernel, bool WithSource>
 result parse_with(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
                   key_table& keys, shape_table& shapes) {
-  tape_writer<Kernel, WithSource> sink(out, keys, shapes, !(flags & kNoKeyInterning));
+  tape_writer<Kernel, WithSource> sink(out, keys, shapes, !(flags & kNoKeyInterning),
+                                       (flags & (kStringHeap | kByteOffsets)) == kStringHeap);
   reader<Kernel, tape_writer<Kernel, WithSource>> r(data, len, sink, stack, bom_length(data, len, flags));
   if (flags & kSingleValue) r.stop_after_value();
   if (flags & kByteOffsets) r.positions_in_bytes();

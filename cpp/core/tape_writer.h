@@ -4,6 +4,7 @@
 // JSON.parse reviver receives as context.source); it costs nothing when off.
 #pragma once
 #include <cmath>
+#include <cstring>
 
 #include "growable.h"
 #include "key_table.h"
@@ -33,6 +34,10 @@ struct tape_buffers {
   growable<container_frame> frames;
   growable<double> numbers;
   growable<uint16_t> utf16;
+  // With a string heap: the UTF-8 of every string and new key without escapes, back to
+  // back, and its length in UTF-16 units (tape offsets of those strings index it).
+  growable<uint8_t> heap;
+  size_t heap_units = 0;
   bool saw_replacement = false;    // some string contained U+FFFD
   bool escaped_surrogate = false;  // some \u escape wrote a surrogate into utf16
   void clear() {
@@ -41,14 +46,16 @@ struct tape_buffers {
     frames.clear();
     numbers.clear();
     utf16.clear();
+    heap.clear();
+    heap_units = 0;
   }
 };
 
 template <class Kernel, bool WithSource>
 class tape_writer {
  public:
-  tape_writer(tape_buffers& out, key_table& keys, shape_table& shapes, bool intern_keys)
-      : out_(out), keys_(keys), shapes_(shapes), intern_keys_(intern_keys) {}
+  tape_writer(tape_buffers& out, key_table& keys, shape_table& shapes, bool intern_keys, bool string_heap)
+      : out_(out), keys_(keys), shapes_(shapes), intern_keys_(intern_keys), string_heap_(string_heap && !WithSource) {}
 
   bool begin_object(size_t) {
     if (!note_value()) return false;
@@ -97,13 +104,13 @@ class tape_writer {
       }
     }
     if (!fresh) return put(tape::word(tape::kKey, id));
-    if (!s.has_escape) return put3(tape::word(tape::kKeyNew, id), s.begin16, s.end16);
+    if (!s.has_escape) return put_plain(tape::word(tape::kKeyNew, id), s);
     return put_escaped(tape::kKeyNewEsc, id, s);
   }
 
   bool string(const string_span& s) {
     if (!note_value()) return false;
-    bool ok = s.has_escape ? put_escaped(tape::kStringEsc, 0, s) : put3(tape::word(tape::kString), s.begin16, s.end16);
+    bool ok = s.has_escape ? put_escaped(tape::kStringEsc, 0, s) : put_plain(tape::word(tape::kString), s);
     return ok && source(s.begin16 - 1, s.end16 + 1);
   }
 
@@ -169,6 +176,21 @@ class tape_writer {
     out_.words.push_unchecked(static_cast<uint32_t>(b));
     return true;
   }
+  // A string or key without escapes: its range in the document, or with a string heap,
+  // its bytes appended to the heap and its range there.
+  WASMJSON_INLINE bool put_plain(uint32_t w, const string_span& s) {
+    if (!string_heap_) return put3(w, s.begin16, s.end16);
+    size_t len = static_cast<size_t>(s.end - s.begin);
+    // Whole 16-byte copies: the input's padding covers the over-read, the extra
+    // capacity the over-write.
+    if (!out_.heap.reserve_more(len + 16)) return false;
+    uint8_t* dst = out_.heap.end_ptr();
+    for (size_t i = 0; i < len; i += 16) std::memcpy(dst + i, s.begin + i, 16);
+    out_.heap.advance(len);
+    size_t begin = out_.heap_units;
+    out_.heap_units += s.end16 - s.begin16;
+    return put3(w, begin, out_.heap_units);
+  }
   __attribute__((noinline)) bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);
     // + a chunk: the unescaper stores whole chunks.
@@ -191,6 +213,7 @@ class tape_writer {
   key_table& keys_;
   shape_table& shapes_;
   bool intern_keys_;
+  bool string_heap_;
 };
 
 }  // namespace wasmjson

@@ -1,7 +1,7 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
 import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import { Memory, type Region } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
@@ -26,8 +26,8 @@ export interface ParseOptions {
   /** Called as JSON.parse calls a reviver (with the source-text context argument). */
   reviver?: Reviver;
   /**
-   * Bytes input only. 'document' (default below 256 MiB): decode the whole input once and
-   * slice strings out of it (fastest; long strings share the decoded text's memory).
+   * Bytes input only. 'document' (default below 256 MiB): decode the text of all strings
+   * at once and slice strings out of it (fastest; long strings share that text's memory).
    * 'each': decode every string on its own (independent strings; used automatically for
    * inputs too large to be one JS string).
    */
@@ -115,7 +115,14 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       !isString &&
       (input.length >= DECODE_EACH_FROM ||
         (typeof reviverOrOptions === 'object' && reviverOrOptions?.stringDecoding === 'each'));
-    let flags = (isString ? 0 : FLAG_SKIP_BOM) | (reviver ? FLAG_WITH_SOURCE : 0) | (decodeEach ? FLAG_BYTE_OFFSETS : 0);
+    // Bytes input: JS needs the text of the strings only, not of the whole document (a
+    // reviver's context.source needs the document).
+    const stringHeap = !isString && !decodeEach && !reviver;
+    let flags =
+      (isString ? 0 : FLAG_SKIP_BOM) |
+      (reviver ? FLAG_WITH_SOURCE : 0) |
+      (decodeEach ? FLAG_BYTE_OFFSETS : 0) |
+      (stringHeap ? FLAG_STRING_HEAP : 0);
     let illFormed = false;
     const region = memory.acquire(input);
     let value: unknown;
@@ -135,12 +142,21 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
         ? input
         : decodeEach
           ? eachStringDecoder(input)
-          : () => decodeUtf8(input);
+          : stringHeap
+            ? () => stringHeapText(report)
+            : () => decodeUtf8(input);
       value = buildFromReport(report, text, records, illFormed);
     } finally {
       memory.release(region);
     }
     return reviver ? revive(value, records!.root, reviver) : value;
+  }
+
+  /** The text of a parse's string heap (FLAG_STRING_HEAP). */
+  function stringHeapText(report: number): string {
+    const i32 = memory.wide().i32;
+    const ptr = i32[report + 10] >>> 0;
+    return decodeUtf8(memory.bytes(), ptr, ptr + (i32[report + 11] >>> 0));
   }
 
   /** Builds the value of the tape a report describes; `source` is the document as text. */

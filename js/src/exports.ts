@@ -34,6 +34,8 @@ export const FLAG_NO_KEY_INTERNING = 4;
 export const FLAG_SINGLE_VALUE = 8;
 /** Tape positions are byte offsets (strings decoded one by one). */
 export const FLAG_BYTE_OFFSETS = 16;
+/** Strings without escapes are copied to a string heap; tape positions index its text. */
+export const FLAG_STRING_HEAP = 32;
 
 /**
  * wj_canonicalize's codes for valid JSON that RFC 8785 cannot write (cpp/core/error.h):

@@ -20,6 +20,7 @@ struct parsed {
   std::vector<uint32_t> words;
   std::vector<double> numbers;
   std::u16string utf16;
+  std::string heap;
 };
 
 // One parser's state (stack, buffers, key and shape tables), as the wasm boundary keeps it.
@@ -32,6 +33,7 @@ struct parser_state {
     p.words.assign(tape_.words.data(), tape_.words.data() + tape_.words.size());
     p.numbers.assign(tape_.numbers.data(), tape_.numbers.data() + tape_.numbers.size());
     p.utf16.assign(reinterpret_cast<const char16_t*>(tape_.utf16.data()), tape_.utf16.size());
+    p.heap.assign(reinterpret_cast<const char*>(tape_.heap.data()), tape_.heap.size());
     return p;
   }
   byte_stack stack_;
@@ -215,6 +217,47 @@ TYPED_TEST(ParseTest, NumberShapesRoundLikeStrtod) {
     std::memcpy(&a, &expected, 8);
     std::memcpy(&b, &got, 8);
     ASSERT_EQ(a, b) << s << ": strtod " << expected << ", parsed " << got;
+  }
+}
+
+// With kStringHeap, strings and new keys without escapes are copied to the heap, back to
+// back, and their tape ranges count UTF-16 units of the heap's text (astral characters:
+// two units); escaped ones stay in the UTF-16 side buffer; known keys are one word.
+TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
+  std::string long_text(100, 'x');
+  std::string doc = R"({"k\u00e9":"a\nb","name":"é😀z","long":")" + long_text + R"(","arr":["", "q"]})";
+  parsed p = this->run(doc, kSkipBom | kStringHeap);
+  ASSERT_TRUE(p.res.ok());
+  EXPECT_EQ(p.heap, "name" "é😀z" "long" + long_text + "arr" "" "q");
+  std::vector<uint32_t> expected = {
+      word(tape::kObjectBegin),
+      word(tape::kKeyNewEsc, 0), 0, 2, 2, 9,   // "ké": side buffer [0, 2), source
+      word(tape::kStringEsc), 2, 5, 12, 16,    // "a\nb"
+      word(tape::kKeyNew, 1), 0, 4,            // heap text: "name" [0, 4)
+      word(tape::kString), 4, 8,               // "é😀z": 4 units
+      word(tape::kKeyNew, 2), 8, 12,           // "long"
+      word(tape::kString), 12, 112,
+      word(tape::kKeyNew, 3), 112, 115,        // "arr"
+      word(tape::kArrayBegin),
+      word(tape::kString), 115, 115,           // ""
+      word(tape::kString), 115, 116,           // "q"
+      word(tape::kArrayEnd),
+      word(tape::kObjectEnd, 4),
+  };
+  EXPECT_EQ(p.words, expected);
+  // Known keys copy nothing.
+  parsed again = this->run(R"({"name":"b"})", kSkipBom | kStringHeap);
+  ASSERT_TRUE(again.res.ok());
+  EXPECT_EQ(again.heap, "b");
+  EXPECT_EQ(again.words[1], word(tape::kKey, 1));
+  // Ignored with source ranges and with byte offsets: ranges index the document.
+  for (uint32_t flags : {kSkipBom | kStringHeap | kWithSource, kSkipBom | kStringHeap | kByteOffsets}) {
+    parsed q = this->run(R"(["ab"])", flags);
+    ASSERT_TRUE(q.res.ok());
+    EXPECT_EQ(q.heap, "");
+    EXPECT_EQ(q.words[1], word(tape::kString));
+    EXPECT_EQ(q.words[2], 2u);
+    EXPECT_EQ(q.words[3], 4u);
   }
 }
 

@@ -236,6 +236,30 @@ for (const flavor of FLAVORS) {
       expectSameWalk('{"n":[1,2,3],"m":[[4.50]]}', (_h, _k, v) => (typeof v === 'number' ? v + 1 : v));
     });
 
+    it('bytes input: strings are decoded from a heap of the strings alone (ASCII, 2-4 byte UTF-8, escapes, BOM, keys seen before)', () => {
+      const texts = [
+        '["", "a", "", "bc"]',
+        '{"ключ":"значение","k":"😀x😀","long":"' + 'é'.repeat(300) + '","esc":"a\\u00e9\\nb","lone":"\\ud800"}',
+        '{"ключ":"again","k":"","n":[1,2],"o":{"ключ":"deep"}}',
+        '\ufeff{"bom":"é"}',
+        '[' + Array.from({ length: 500 }, (_, i) => JSON.stringify('s' + 'ü'.repeat(i % 40) + i)).join(',') + ']',
+      ];
+      for (let round = 0; round < 2; round++) {
+        for (const text of texts) {
+          const bytes = utf8(text);
+          const expected = JSON.parse(new TextDecoder().decode(bytes));
+          expectSameValue(parse(bytes), expected, text.slice(0, 60));
+        }
+      }
+      // A reviver sees the document's source text, so that path reads the whole document.
+      const seen: string[] = [];
+      parse(utf8('{"a":"é","b":[1]}'), (_k: string, v: unknown, ctx?: { source?: string }) => {
+        if (ctx?.source !== undefined) seen.push(ctx.source);
+        return v;
+      });
+      expect(seen).toEqual(['"é"', '1']);
+    });
+
     it('-0 stays -0, from every spelling and both input kinds', () => {
       for (const text of ['-0', '-0.0', '-0e0', '-0E+5', '-0.000e-3', '[-0]', '{"a":-0}', '[0,-0,0.0,-0.0]']) {
         const expected = JSON.parse(text);
