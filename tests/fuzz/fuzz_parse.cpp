@@ -7,6 +7,9 @@
 //   - for valid input: minify is idempotent and parses back to the same tape (same
 //     structure, numbers and decoded strings), and prettify then minify is the same
 //     bytes as minify;
+//   - with kStringHeap (SWAR64 kernel), the tape has the same entries; strings and new
+//     keys without escapes have consecutive ranges of the same UTF-16 length, and the
+//     heap holds exactly their bytes (their byte ranges from a kByteOffsets parse);
 //   - navigation (root, entries of every container on the first path, children by index)
 //     never reads out of bounds and never crashes on any input.
 // Each kernel keeps its key and shape tables across runs, as the wasm boundary does; every
@@ -79,7 +82,51 @@ bool same_tape(const tape_buffers& a, const tape_buffers& b) {
          a.utf16.size() == b.utf16.size() && same_items(a.utf16.data(), b.utf16.data(), a.utf16.size());
 }
 
-state g_scalar, g_swar, g_simd, g_again;
+state g_scalar, g_swar, g_simd, g_again, g_heap, g_bytes;
+
+// Words in the tape entry starting with word w (docs/TAPE.md; no source words).
+size_t entry_words(uint32_t w) {
+  switch (w & tape::kTagMask) {
+    case tape::kString:
+    case tape::kKeyNew:
+      return 3;
+    case tape::kStringEsc:
+    case tape::kKeyNewEsc:
+      return 5;
+    case tape::kNumberArray:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+// The kStringHeap tape `h` against the same document's plain tape `d` (UTF-16 offsets)
+// and kByteOffsets tape `b`, all from fresh tables; `doc` is the input.
+void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_buffers& b, const uint8_t* doc,
+                       const uint8_t* data, size_t size) {
+  if (h.words.size() != d.words.size() || b.words.size() != d.words.size()) fail("string heap: tape size differs", data, size);
+  const uint32_t* hw = h.words.data();
+  const uint32_t* dw = d.words.data();
+  const uint32_t* bw = b.words.data();
+  size_t units = 0, bytes = 0;
+  for (size_t i = 0; i < d.words.size(); i += entry_words(dw[i])) {
+    uint32_t w = dw[i];
+    if (hw[i] != w || bw[i] != w) fail("string heap: entries differ", data, size);
+    uint32_t tag = w & tape::kTagMask;
+    if (tag != tape::kString && tag != tape::kKeyNew) {
+      if (tag == tape::kNumberArray && hw[i + 1] != dw[i + 1]) fail("string heap: entries differ", data, size);
+      continue;
+    }
+    uint32_t len16 = dw[i + 2] - dw[i + 1];
+    if (hw[i + 1] != units || hw[i + 2] != units + len16) fail("string heap: ranges are not consecutive", data, size);
+    units += len16;
+    size_t len = bw[i + 2] - bw[i + 1];
+    if (bytes + len > h.heap.size() || !same_items(h.heap.data() + bytes, doc + bw[i + 1], len))
+      fail("string heap: bytes differ from the document's", data, size);
+    bytes += len;
+  }
+  if (bytes != h.heap.size() || units != h.heap_units) fail("string heap: size differs", data, size);
+}
 byte_stack g_stack;
 growable<uint8_t> g_min1, g_min2, g_pretty, g_first, g_line, g_scratch;
 
@@ -140,6 +187,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   navigate_everything<swar64_kernel>(buf, size);
 
   if (!rs.ok()) return 0;
+
+  result rh, rb;
+  fresh_parse<swar64_kernel>(g_heap, buf, size, kSkipBom | kStringHeap, rh);
+  fresh_parse<swar64_kernel>(g_bytes, buf, size, kSkipBom | kByteOffsets, rb);
+  if (!rh.ok() || !rb.ok()) fail("flags changed the verdict", data, size);
+  check_string_heap(g_heap.tape, g_swar.tape, g_bytes.tape, buf, data, size);
 
   // Reformat round trips.
   byte_stack& stack = g_stack;
