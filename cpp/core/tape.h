@@ -21,7 +21,7 @@ enum tag : uint32_t {
   kKeyNew = 8,       // payload: id (or kNoId); +2 words: [begin, end) of the source text
   kKeyNewEsc = 9,    // payload: id (or kNoId); +4 words as kStringEsc
   kArrayBegin = 10,  // payload unused
-  kObjectBegin = 11,
+  kObjectBegin = 11,  // payload: shape id, as in its kObjectEnd
   kArrayEnd = 12,
   kObjectEnd = 13,  // payload: shape id (0 = none), see shape_table.h
   kNumberArray = 14,  // +1 word: n; an array of n numbers, the next n values of the

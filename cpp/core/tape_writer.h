@@ -16,13 +16,13 @@
 
 namespace wasmjson {
 
-// Per open container.
+// Per open container: `begin` = its first tape word, and
 //   object: a = its shape so far (a shape_table node), b = id + 1 of its last key (0:
 //           none yet), flag = it still has a shape (every key had an id, table not full).
-//   array:  a = its first tape word, b = element count, flag = all elements are numbers
-//           so far (their values are then only in the numbers array, with no tape
-//           entries yet).
+//   array:  b = element count, flag = all elements are numbers so far (their values are
+//           then only in the numbers array, with no tape entries yet).
 struct container_frame {
+  uint32_t begin;
   uint32_t a;
   uint32_t b;
   bool is_array;
@@ -60,18 +60,21 @@ class tape_writer {
   bool begin_object(size_t) {
     if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({shape_table::kRoot, 0, false, intern_keys_});
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), shape_table::kRoot, 0, false, intern_keys_});
     return put(tape::word(tape::kObjectBegin));
   }
   bool end_object() {
     container_frame f = out_.frames.back();
     out_.frames.pop_back();
-    return put(tape::word(tape::kObjectEnd, f.flag ? f.a : shape_table::kRoot));
+    uint32_t shape = f.flag ? f.a : shape_table::kRoot;
+    // Both ends carry the shape: JS then knows at the start how the object will be made.
+    out_.words.data()[f.begin] = tape::word(tape::kObjectBegin, shape);
+    return put(tape::word(tape::kObjectEnd, shape));
   }
   bool begin_array(size_t) {
     if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, true, !WithSource});
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, true, !WithSource});
     return put(tape::word(tape::kArrayBegin));
   }
   bool end_array() {
@@ -79,7 +82,7 @@ class tape_writer {
     out_.frames.pop_back();
     if (f.flag && f.b > 0) {
       // All numbers: [kNumberArray, count] replaces the kArrayBegin word.
-      out_.words.resize_down(f.a);
+      out_.words.resize_down(f.begin);
       return put(tape::word(tape::kNumberArray)) && put(f.b);
     }
     return put(tape::word(tape::kArrayEnd));

@@ -124,7 +124,7 @@ const valueKeyOk: boolean[] = [];
 const valueRecs: ParseRecord[] = [];
 const bases: number[] = [];
 const savedKeys: string[] = [];
-// Per open container, its parent's keyOk (bit 0) and whether the parent is an object (bit 1).
+// Per open container, its parent's keyOk (bit 0) and storeKeys (bit 1).
 const savedFlags: number[] = [];
 
 /**
@@ -150,7 +150,9 @@ export function buildValue(
   const withSource = records !== undefined;
   let key = '';
   let keyOk = true;
-  let inObject = false;
+  // Whether values of the open container need their keys kept: in objects, unless the
+  // object's shape (on its begin word) already has a constructor, which knows its keys.
+  let storeKeys = false;
   let flags = 0;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
@@ -194,6 +196,10 @@ export function buildValue(
           i += 5;
           break;
         case T_KEY: {
+          if (!storeKeys) {
+            i += 1;
+            continue;
+          }
           const id = w >>> 4;
           key = keys.strings[id];
           keyOk = keys.assignable[id];
@@ -221,8 +227,8 @@ export function buildValue(
         case T_OBJECT_BEGIN:
           bases.push(top);
           savedKeys.push(key);
-          savedFlags.push((keyOk ? 1 : 0) | (inObject ? 2 : 0));
-          inObject = (w & 15) === T_OBJECT_BEGIN;
+          savedFlags.push((keyOk ? 1 : 0) | (storeKeys ? 2 : 0));
+          storeKeys = (w & 15) === T_OBJECT_BEGIN && (withSource || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined);
           i += 1;
           continue;
         case T_ARRAY_END: {
@@ -235,7 +241,7 @@ export function buildValue(
           key = savedKeys.pop()!;
           flags = savedFlags.pop()!;
           keyOk = (flags & 1) !== 0;
-          inObject = flags >= 2;
+          storeKeys = flags >= 2;
           i += 1;
           break;
         }
@@ -276,7 +282,7 @@ export function buildValue(
           key = savedKeys.pop()!;
           flags = savedFlags.pop()!;
           keyOk = (flags & 1) !== 0;
-          inObject = flags >= 2;
+          storeKeys = flags >= 2;
           i += 1;
           break;
         }
@@ -289,8 +295,9 @@ export function buildValue(
         i += 2;
       }
       values[top] = v;
-      // Keys matter only to objects: array elements skip two stores.
-      if (inObject) {
+      // Keys matter only to objects made property by property (or whose constructor is
+      // still to be made): array elements and most objects skip two stores.
+      if (storeKeys) {
         valueKeys[top] = key;
         valueKeyOk[top] = keyOk;
       }

@@ -52,7 +52,7 @@ TYPED_TEST(ParseTest, TapeOfASmallDocument) {
   parsed p = this->run(R"({"a":[1,"x",true,null,false,-2.5],"b":"y\n"})");
   ASSERT_TRUE(p.res.ok());
   std::vector<uint32_t> expected = {
-      word(tape::kObjectBegin),
+      word(tape::kObjectBegin, 2),   // the shape, as at the end
       word(tape::kKeyNew, 0), 2, 3,  // "a" at UTF-16 [2, 3)
       word(tape::kArrayBegin),
       word(tape::kDouble),  // numbers before an array's first other value: doubles
@@ -87,6 +87,23 @@ TYPED_TEST(ParseTest, KeysAndShapesAreInternedAcrossDocuments) {
   EXPECT_EQ(shapes[0], shapes[1]);
   EXPECT_NE(shapes[0], shapes[2]);  // same keys in another order: another shape
   EXPECT_EQ(second.words.back(), word(tape::kObjectEnd, shapes[0]));
+  // Every object's begin word carries the shape its end word has (nested ones too).
+  parsed nested = this->run(R"([{"a":{"b":1},"c":[{"d":2}]},{"a":{"b":3},"c":[]},{"x":{}}])");
+  ASSERT_TRUE(nested.res.ok());
+  std::vector<uint32_t> open;
+  size_t objects = 0;
+  for (size_t i = 0; i < nested.words.size(); ++i) {
+    uint32_t w = nested.words[i], t = w & tape::kTagMask;
+    if (t == tape::kObjectBegin) open.push_back(w >> tape::kTagBits);
+    if (t == tape::kObjectEnd) {
+      ASSERT_FALSE(open.empty());
+      EXPECT_EQ(open.back(), w >> tape::kTagBits) << "object " << objects;
+      open.pop_back();
+      ++objects;
+    }
+    if (t == tape::kKeyNew || t == tape::kString) i += 2;
+  }
+  EXPECT_EQ(objects, 7u);
 }
 
 TYPED_TEST(ParseTest, KeyInterningCanBeTurnedOff) {
@@ -94,6 +111,7 @@ TYPED_TEST(ParseTest, KeyInterningCanBeTurnedOff) {
   ASSERT_TRUE(p.res.ok());
   EXPECT_EQ(p.words[1], word(tape::kKeyNew, tape::kNoId));
   EXPECT_EQ(p.words.back(), word(tape::kObjectEnd, 0));
+  EXPECT_EQ(p.words[0], word(tape::kObjectBegin, 0));
 }
 
 TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
@@ -230,7 +248,7 @@ TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
   ASSERT_TRUE(p.res.ok());
   EXPECT_EQ(p.heap, "name" "é😀z" "long" + long_text + "arr" "" "q");
   std::vector<uint32_t> expected = {
-      word(tape::kObjectBegin),
+      word(tape::kObjectBegin, 4),
       word(tape::kKeyNewEsc, 0), 0, 2, 2, 9,   // "ké": side buffer [0, 2), source
       word(tape::kStringEsc), 2, 5, 12, 16,    // "a\nb"
       word(tape::kKeyNew, 1), 0, 4,            // heap text: "name" [0, 4)

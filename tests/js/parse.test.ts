@@ -187,6 +187,10 @@ for (const flavor of FLAVORS) {
         (i: number) => `{"${'k'.repeat(130)}":${i},"short":${i}}`,
         (i: number) => `[{"p":${i},"q":${i}},{"q":${i},"p":${i}},{"p":${i}},{"p":${i},"q":${i},"r":${i}}]`,
         (i: number) => `{}`,
+        // A shape nested in itself, and objects of known shapes holding objects whose
+        // constructors are made mid-document (known shapes skip their keys' entries).
+        (i: number) => `{"s":{"s":{"s":${i},"t":[${i}]},"t":[]},"t":{"u${i}":{"s":1,"t":2},"v":[{"s":{},"t":{"w":${i}}}]}}`,
+        (i: number) => `[{"n${i}":{"p":1,"q":{"p":2,"q":3}},"z":0},{"n${i}":{"p":4,"q":{"p":5,"q":6}},"z":1}]`,
       ];
       for (let round = 0; round < 6; round++) {
         for (const shape of shapes) {
