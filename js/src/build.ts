@@ -324,9 +324,8 @@ export function buildValue(
 /**
  * The array of the n doubles at f64[at...]; elements stay unboxed. The cheapest way
  * depends on n (measured on Node 26): literals for the pairs and triples of coordinate
- * files (canada: parse 1.5x faster than pushing), a preallocated array filled in order
- * up to a size, and pushes beyond it (a preallocated array that large would start
- * in dictionary mode).
+ * files (canada: parse 1.5x faster than pushing), else a preallocated array filled in
+ * order (2-4x faster than pushing, at every size; it stays in fast elements).
  */
 function numberArray(f64: Float64Array, at: number, n: number): number[] {
   switch (n) {
@@ -339,16 +338,10 @@ function numberArray(f64: Float64Array, at: number, n: number): number[] {
     case 4:
       return [f64[at], f64[at + 1], f64[at + 2], f64[at + 3]];
   }
-  if (n <= PREALLOCATED_NUMBER_ARRAY_MAX) {
-    const a: number[] = new Array(n);
-    for (let k = 0; k < n; k++) a[k] = f64[at + k];
-    return a;
-  }
-  const a: number[] = [];
-  for (let k = at, end = at + n; k < end; k++) a.push(f64[k]);
+  const a: number[] = new Array(n);
+  for (let k = 0; k < n; k++) a[k] = f64[at + k];
   return a;
 }
-const PREALLOCATED_NUMBER_ARRAY_MAX = 16384;
 
 /**
  * The string of a string-esc or key-new-esc entry at word i: a slice of all escaped

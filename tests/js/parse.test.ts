@@ -222,7 +222,7 @@ for (const flavor of FLAVORS) {
         '[' + Array.from({ length: 5000 }, (_, i) => (i % 7 ? i * 1.25 : -i)).join(',') + ']',
         '[[1,2],[3,4.5],[],[-0]]', '{"a":[1,2],"b":[3,"x"],"c":[true,1]}', '[1,2,"3"]', '["1",2,3]', '[1,null,3]',
       ];
-      // Every way JS builds them (literals up to 4, preallocated up to 16384, pushed beyond).
+      // Every way JS builds them (literals up to 4 elements, preallocated beyond), small to large.
       for (const n of [1, 2, 3, 4, 5, 6, 16383, 16384, 16385, 40000]) {
         const numbers = Array.from({ length: n }, (_, i) => (i % 3 === 0 ? i : i % 3 === 1 ? -i - 0.5 : 1e300 * i));
         texts.push(`[${numbers.join(',')}]`, `[[${numbers.join(',')}],[${numbers.join(',')}]]`);
