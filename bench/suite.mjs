@@ -122,6 +122,11 @@ function splitLines(bytes) {
 // ---------------------------------------------------------------------------------------
 // Checking results against native's
 
+/** A document's text cut at 90% (of its UTF-16 units): the error path's input. */
+function cutText(doc) {
+  return doc.text.slice(0, Math.floor(doc.text.length * 0.9));
+}
+
 function preview(v) {
   let s;
   try {
@@ -300,6 +305,46 @@ export const OPERATIONS = [
     check: (doc, got) => deepEqual(doc.value, got),
     peerCheck: (doc, got) => deepEqual(doc.value, got, { prototypes: false }),
     targets: { ratio: 1.5, small: 0.8 },
+  },
+  {
+    // The error path (issue #3): each document cut at 90% of its text, so it is invalid
+    // (unterminated), parsed from a string until the SyntaxError. Native throws the same
+    // message; MB/s counts the whole document, as for parse(string).
+    id: 'parse-error',
+    label: 'parse(string) error, cut at 90%',
+    baseline: 'JSON.parse(string) throwing',
+    native: (doc) => {
+      const t = cutText(doc);
+      return () => {
+        try {
+          return JSON.parse(t);
+        } catch (e) {
+          return e;
+        }
+      };
+    },
+    available: (c) => typeof c.parse === 'function',
+    wasmjson: (c, doc) => {
+      const t = cutText(doc);
+      return () => {
+        try {
+          return c.parse(t);
+        } catch (e) {
+          return e;
+        }
+      };
+    },
+    check: (doc, got) => {
+      let expected;
+      try {
+        JSON.parse(cutText(doc));
+        return 'the cut document is valid JSON';
+      } catch (e) {
+        expected = e.message;
+      }
+      if (!(got instanceof SyntaxError)) return `returned ${preview(got)}, expected a SyntaxError`;
+      return got.message === expected ? null : `message ${preview(got.message)}, expected ${preview(expected)}`;
+    },
   },
   {
     // The wasm half of parse(bytes) alone: copy into linear memory + wj_parse (tokenize,

@@ -6,6 +6,7 @@
 
 #include "../core/parse.h"
 #include "../core/reformat.h"
+#include "../core/text_position.h"
 #include "../core/validate.h"
 
 #include "active_kernel.h"
@@ -105,6 +106,19 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.heap = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap.data()));
   g_report.heap_bytes = static_cast<uint32_t>(g_tape.heap.size());
   return &g_report;
+}
+
+// Where byte `offset` of the UTF-8 text at data stands (an error's line and column): a
+// pointer to four u32 values: line, line start (byte), UTF-16 units before the offset,
+// UTF-16 units before the line start. data[offset] must be readable.
+WJ_EXPORT const uint32_t* wj_text_position(const uint8_t* data, size_t offset) {
+  static uint32_t report[4];
+  wasmjson::text_position t = wasmjson::position_at(data, offset);
+  report[0] = static_cast<uint32_t>(t.line);
+  report[1] = static_cast<uint32_t>(t.line_start);
+  report[2] = static_cast<uint32_t>(t.units);
+  report[3] = static_cast<uint32_t>(t.line_start_units);
+  return report;
 }
 
 // Forgets every interned key and shape (JS drops its strings and constructors too).

@@ -106,6 +106,29 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
   const memory = new Memory(wasm);
   const keys = new KeyCache();
 
+  /**
+   * The error of a failed call on the document at `ptr` in wasm memory (still there):
+   * out of memory, or a SyntaxError whose position wasm works out from the document's
+   * bytes (error path only): UTF-16 offset, line and column for string input, bytes for
+   * bytes input.
+   */
+  function failure(code: number, byteOffset: number, source: ErrorSource, bytes: number, ptr: number): Error {
+    if (code === OUT_OF_MEMORY) return outOfMemory(bytes);
+    return syntaxError(code, byteOffset, source, ptr);
+  }
+
+  function syntaxError(code: number, byteOffset: number, source: ErrorSource, ptr: number): JsonSyntaxError {
+    const r = wasm.wj_text_position(ptr, byteOffset) >>> 2;
+    const i32 = memory.wide().i32;
+    const line = i32[r] >>> 0;
+    if (typeof source === 'string') {
+      const units = i32[r + 2] >>> 0;
+      return new JsonSyntaxError(codeName(code), units, source, { line, column: units - (i32[r + 3] >>> 0) + 1 });
+    }
+    const lineStart = Math.min(i32[r + 1] >>> 0, byteOffset);
+    return new JsonSyntaxError(codeName(code), byteOffset, source, { line, column: byteOffset - lineStart + 1 });
+  }
+
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
     const input = toParseInput(text);
     const reviver = pickReviver(reviverOrOptions);
@@ -205,7 +228,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const report = wasm.wj_parse(ptr, len, FLAG_SINGLE_VALUE) >>> 2;
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
-    if (i32[report] !== 0) throw failure(i32[report], begin + (i32[report + 1] >>> 0), source, region.len);
+    if (i32[report] !== 0) throw failure(i32[report], begin + (i32[report + 1] >>> 0), source, region.len, region.ptr);
     const end = i32[report + 1] >>> 0;
     // The value's own text: its tape offsets count from its first byte.
     return buildFromReport(report, () => decodeUtf8(memory.bytes(), ptr, ptr + end), undefined, false);
@@ -217,7 +240,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     const code = i32[report];
-    if (code !== 0) throw failure(code, i32[report + 1] >>> 0, input, len);
+    if (code !== 0) throw failure(code, i32[report + 1] >>> 0, input, len, ptr);
     return report;
   }
 
@@ -238,7 +261,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       const report = wasm.wj_reformat(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM, indentPtr, indentBytes.length) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
-      if (code !== 0) throw failure(code, i32[report + 1] >>> 0, source, region.len);
+      if (code !== 0) throw failure(code, i32[report + 1] >>> 0, source, region.len, region.ptr);
       const out = i32[report + 2] >>> 0;
       const outLen = i32[report + 3] >>> 0;
       // Minifying only drops whitespace: nothing dropped means the text is already
@@ -265,8 +288,8 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     wasm,
     memory,
     inputFlags: (source) => (typeof source === 'string' ? 0 : FLAG_SKIP_BOM),
-    fail(code, byteOffset, source, len): never {
-      throw failure(code, byteOffset, source, len);
+    fail(code, byteOffset, source, len, ptr): never {
+      throw failure(code, byteOffset, source, len, ptr);
     },
     valueAt: parseValueAt,
   };
@@ -299,7 +322,7 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
       const i32 = memory.wide().i32;
       const code = i32[report];
       const forbidden = code === CODE_JCS_LONE_SURROGATE || code === CODE_JCS_NOT_FINITE;
-      if (code !== 0 && !forbidden) throw failure(code, i32[report + 1] >>> 0, source, region.len);
+      if (code !== 0 && !forbidden) throw failure(code, i32[report + 1] >>> 0, source, region.len, region.ptr);
       if (!forbidden && !(isString && i32[report + 4] && !source.isWellFormed())) {
         const out = i32[report + 2] >>> 0;
         const end = out + (i32[report + 3] >>> 0);
@@ -316,17 +339,20 @@ export function createCodec(instance: WebAssembly.Instance): Codec {
     const bytesOrText = asInput(input, 'validate');
     const region = memory.acquire(bytesOrText);
     let code: number;
-    let offset = 0;
+    let error: JsonSyntaxError | undefined;
     try {
       code = wasm.wj_validate(region.ptr, region.len, typeof bytesOrText === 'string' ? 0 : FLAG_SKIP_BOM);
-      if (code !== 0) offset = wasm.wj_error_offset() >>> 0;
+      // (Built while the document is still in wasm memory: its position is read there.)
+      if (code !== 0 && code !== OUT_OF_MEMORY && options?.explain) {
+        error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr);
+      }
     } finally {
       memory.release(region);
     }
     if (code === OUT_OF_MEMORY) throw outOfMemory(region.len);
     if (!options?.explain) return code === 0;
     if (code === 0) return { valid: true };
-    return { valid: false, error: syntaxError(code, offset, bytesOrText) };
+    return { valid: false, error };
   }
 
   return {
@@ -373,10 +399,6 @@ function eachStringDecoder(bytes: Uint8Array): TextSource {
   return { slice: (begin: number, end: number) => decodeUtf8(bytes, begin, end) };
 }
 
-function failure(code: number, byteOffset: number, source: ErrorSource, bytes: number): Error {
-  if (code === OUT_OF_MEMORY) return outOfMemory(bytes);
-  return syntaxError(code, byteOffset, source);
-}
 
 /** Strings stay strings; byte containers become a Uint8Array view; others are refused. */
 function asInput(input: unknown, fn: string): string | Uint8Array {
@@ -394,34 +416,3 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
-/**
- * Builds the SyntaxError for a failed call. The wasm offset is in bytes; for string
- * input it becomes a UTF-16 index by decoding the encoded prefix (error path only).
- */
-function syntaxError(code: number, byteOffset: number, source: ErrorSource): JsonSyntaxError {
-  let offset = byteOffset;
-  if (typeof source === 'string') offset = utf16Index(source, byteOffset);
-  return new JsonSyntaxError(codeName(code), offset, source);
-}
-
-/** The UTF-16 index of the character at UTF-8 byte offset `byteOffset` of `text`. */
-function utf16Index(text: string, byteOffset: number): number {
-  let bytes = 0;
-  let i = 0;
-  while (i < text.length && bytes < byteOffset) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 4;
-        i += 2;
-        continue;
-      }
-      bytes += 3;
-    } else bytes += 3;
-    i++;
-  }
-  return i;
-}

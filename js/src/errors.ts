@@ -80,8 +80,9 @@ export class JsonSyntaxError extends SyntaxError {
   /** Up to 40 characters of source around the offset. */
   readonly excerpt: string;
 
-  constructor(code: ErrorCode, offset: number, source: ErrorSource) {
-    const { line, column } = lineAndColumn(source, offset);
+  /** `at`: line and column when already known (wasm counts them on the document's bytes). */
+  constructor(code: ErrorCode, offset: number, source: ErrorSource, at?: { line: number; column: number }) {
+    const { line, column } = at ?? lineAndColumn(source, offset);
     const excerpt = excerptAt(source, offset);
     super(message(code, offset, line, column, source));
     this.name = 'SyntaxError';
@@ -162,7 +163,8 @@ function excerptAt(source: ErrorSource, offset: number): string {
 
 /**
  * 1-based line and column of `offset`; '\n', '\r' and '\r\n' each end a line, as in V8.
- * Runs only when an error is built, jumping between line breaks with native searches.
+ * For errors built without a position (the codec's own come with one that wasm counted
+ * on the document's bytes: cpp/core/text_position.h).
  */
 export function lineAndColumn(source: ErrorSource, offset: number): { line: number; column: number } {
   let line = 1;

@@ -12,6 +12,8 @@ export interface WasmExports {
   /** Returns a pointer to the parse report (docs/BOUNDARY.md). */
   wj_parse(ptr: number, len: number, flags: number): number;
   wj_reset_keys(): void;
+  /** Where a byte offset of the UTF-8 text at ptr stands: a pointer to [line, line start, units, line-start units]. */
+  wj_text_position(ptr: number, offset: number): number;
   /** Returns a pointer to the reformat report (docs/BOUNDARY.md). */
   wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number): number;
   /** Navigation (docs/BOUNDARY.md): each returns a pointer to the navigation report. */

@@ -20,7 +20,8 @@ export interface NavHost {
   /** Parses the value starting at byte `begin` of the document, in place; errors re-based to the document. */
   valueAt(region: Region, begin: number, source: string | Uint8Array): unknown;
   /** Throws the error a wasm report describes. */
-  fail(code: number, byteOffset: number, source: string | Uint8Array, len: number): never;
+  /** Throws the error of a failed call on the document at `ptr` (still in wasm memory). */
+  fail(code: number, byteOffset: number, source: string | Uint8Array, len: number, ptr: number): never;
   inputFlags(source: string | Uint8Array): number;
 }
 
@@ -268,7 +269,7 @@ function isArrayIndexKey(k: string): boolean {
 function call(host: NavHost, source: string | Uint8Array, region: Region, reportPtr: number): number {
   const r = reportPtr >>> 2;
   const i32 = host.memory.wide().i32;
-  if (i32[r] !== 0) host.fail(i32[r], i32[r + 1] >>> 0, source, region.len);
+  if (i32[r] !== 0) host.fail(i32[r], i32[r + 1] >>> 0, source, region.len, region.ptr);
   return r;
 }
 
