@@ -20,11 +20,18 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
     uint8_t c = *p;
     if (c != '\\' && c < 0x80) {
       // Checked first: back-to-back escapes and non-ASCII text skip the kernel call.
-      size_t run = Kernel::widen_ascii_run(p, o);
-      size_t left = static_cast<size_t>(end - p);
-      if (run > left) run = left;  // the chunk went past the string
-      p += run;
-      o += run;
+      // Whole chunks while they are plain ASCII; the last may go past the string's end
+      // (its closing quote does not stop the widening), which is then taken back.
+      size_t run;
+      do {
+        run = Kernel::widen_ascii_run(p, o);
+        p += run;
+        o += run;
+      } while (run == Kernel::width && p < end);
+      if (p > end) {
+        o -= p - end;
+        p = end;
+      }
       continue;
     }
     if (c == '\\') {
