@@ -109,6 +109,24 @@ export function outOfMemory(bytes?: number): RangeError {
   );
 }
 
+/**
+ * Whether this engine's JSON.parse names the line and column in its messages (V8 from
+ * about 12.x: Node 22+ and current Chromium; Node 20's V8 11.3 gives the position only):
+ * messages follow the engine they run on, as a drop-in's should.
+ */
+const NATIVE_LINE_COLUMN = (() => {
+  try {
+    JSON.parse('[1 2]');
+  } catch (e) {
+    return /\(line \d+ column \d+\)$/.test((e as Error).message);
+  }
+  return true;
+})();
+
+function lineAndColumnText(line: number, column: number): string {
+  return NATIVE_LINE_COLUMN ? ` (line ${line} column ${column})` : '';
+}
+
 function message(
   code: ErrorCode,
   offset: number,
@@ -117,7 +135,7 @@ function message(
   source: ErrorSource,
 ): string {
   if (code === 'UNEXPECTED_END') return 'Unexpected end of JSON input';
-  const where = `at position ${offset} (line ${line} column ${column})`;
+  const where = `at position ${offset}${lineAndColumnText(line, column)}`;
   // V8 names a misplaced number or string by its kind, and reports a backslash before a
   // character from U+0100 up as an unexpected token.
   const token = code === 'UNEXPECTED_CHARACTER' || code === 'BAD_ESCAPE' ? tokenAt(source, offset) : '';
@@ -130,7 +148,7 @@ function message(
     if (typeof source === 'string' && SPECIAL_STRINGS.includes(source)) return `"${source}" is not valid JSON`;
     return `Unexpected token '${token}', ${context(source, offset)} is not valid JSON`;
   }
-  if (code === 'INVALID_UTF8') return `Invalid UTF-8 in JSON at byte ${offset} (line ${line} column ${column})`;
+  if (code === 'INVALID_UTF8') return `Invalid UTF-8 in JSON at byte ${offset}${lineAndColumnText(line, column)}`;
   return `${PHRASES[code] ?? code} ${where}`;
 }
 
