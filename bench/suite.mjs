@@ -127,6 +127,18 @@ function cutText(doc) {
   return doc.text.slice(0, Math.floor(doc.text.length * 0.9));
 }
 
+/** A thunk parsing the cut text with `parse`: it returns what parse throws. */
+function parseCut(doc, parse) {
+  const t = cutText(doc);
+  return () => {
+    try {
+      return parse(t);
+    } catch (e) {
+      return e;
+    }
+  };
+}
+
 function preview(v) {
   let s;
   try {
@@ -313,27 +325,9 @@ export const OPERATIONS = [
     id: 'parse-error',
     label: 'parse(string) error, cut at 90%',
     baseline: 'JSON.parse(string) throwing',
-    native: (doc) => {
-      const t = cutText(doc);
-      return () => {
-        try {
-          return JSON.parse(t);
-        } catch (e) {
-          return e;
-        }
-      };
-    },
+    native: (doc) => parseCut(doc, (t) => JSON.parse(t)),
     available: (c) => typeof c.parse === 'function',
-    wasmjson: (c, doc) => {
-      const t = cutText(doc);
-      return () => {
-        try {
-          return c.parse(t);
-        } catch (e) {
-          return e;
-        }
-      };
-    },
+    wasmjson: (c, doc) => parseCut(doc, (t) => c.parse(t)),
     check: (doc, got) => {
       let expected;
       try {
