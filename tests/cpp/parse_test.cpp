@@ -244,7 +244,7 @@ TYPED_TEST(ParseTest, NumberShapesRoundLikeStrtod) {
 TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
   std::string long_text(100, 'x');
   std::string doc = R"({"k\u00e9":"a\nb","name":"é😀z","long":")" + long_text + R"(","arr":["", "q"]})";
-  parsed p = this->run(doc, kSkipBom | kStringHeap);
+  parsed p = this->run(doc, uint32_t{kSkipBom} | kStringHeap);
   ASSERT_TRUE(p.res.ok());
   EXPECT_EQ(p.heap, "name" "é😀z" "long" + long_text + "arr" "" "q");
   std::vector<uint32_t> expected = {
@@ -264,12 +264,12 @@ TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
   };
   EXPECT_EQ(p.words, expected);
   // Known keys copy nothing.
-  parsed again = this->run(R"({"name":"b"})", kSkipBom | kStringHeap);
+  parsed again = this->run(R"({"name":"b"})", uint32_t{kSkipBom} | kStringHeap);
   ASSERT_TRUE(again.res.ok());
   EXPECT_EQ(again.heap, "b");
   EXPECT_EQ(again.words[1], word(tape::kKey, 1));
   // Ignored with source ranges and with byte offsets: ranges index the document.
-  for (uint32_t flags : {kSkipBom | kStringHeap | kWithSource, kSkipBom | kStringHeap | kByteOffsets}) {
+  for (uint32_t flags : {uint32_t{kSkipBom} | kStringHeap | kWithSource, uint32_t{kSkipBom} | kStringHeap | kByteOffsets}) {
     parsed q = this->run(R"(["ab"])", flags);
     ASSERT_TRUE(q.res.ok());
     EXPECT_EQ(q.heap, "");
