@@ -7,7 +7,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
+
+#include "../kernels/swar_lanes.h"
 
 namespace wasmjson {
 
@@ -20,15 +21,6 @@ struct text_position {
 
 namespace detail {
 
-inline constexpr uint64_t kOnes = 0x0101010101010101ULL;
-inline constexpr uint64_t kHighs = 0x8080808080808080ULL;
-
-// 0x80 in each byte of w that is zero, exactly (no carries between bytes).
-inline uint64_t zero_bytes(uint64_t w) {
-  return ~(((w & ~kHighs) + ~kHighs) | w) & kHighs;
-}
-inline uint64_t bytes_equal(uint64_t w, uint8_t b) { return zero_bytes(w ^ (kOnes * b)); }
-
 // Counts over text[0, n): line-break bytes (LF, and CR not followed by LF), non-ASCII
 // continuation bytes and 4-byte leads; `last` = 1 + the offset of the last line-break
 // byte (0: none). text[n] must be readable (a CR's next byte).
@@ -40,15 +32,14 @@ inline byte_counts count_bytes(const uint8_t* text, size_t n) {
   byte_counts c;
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    uint64_t w, next;
-    std::memcpy(&w, text + i, 8);
-    std::memcpy(&next, text + i + 1, 8);  // the bytes after each byte
-    uint64_t lf = bytes_equal(w, '\n');
-    uint64_t cr = bytes_equal(w, '\r');
-    uint64_t breaks = lf | (cr & ~bytes_equal(next, '\n'));
+    uint64_t w = swar::load(text + i);
+    uint64_t next = swar::load(text + i + 1);  // the bytes after each byte
+    uint64_t lf = swar::eq(w, '\n');
+    uint64_t cr = swar::eq(w, '\r');
+    uint64_t breaks = lf | (cr & ~swar::eq(next, '\n'));
     c.breaks += static_cast<size_t>(__builtin_popcountll(breaks));
-    c.continuations += static_cast<size_t>(__builtin_popcountll(zero_bytes((w & (kOnes * 0xC0)) ^ kHighs)));
-    c.leads4 += static_cast<size_t>(__builtin_popcountll(bytes_equal(w & (kOnes * 0xF0), 0xF0)));
+    c.continuations += static_cast<size_t>(__builtin_popcountll(swar::eq(w & (swar::kOnes * 0xC0), 0x80)));
+    c.leads4 += static_cast<size_t>(__builtin_popcountll(swar::eq(w & (swar::kOnes * 0xF0), 0xF0)));
     uint64_t any = lf | cr;
     if (any) c.last = i + 8 - static_cast<size_t>(__builtin_clzll(any)) / 8;
   }

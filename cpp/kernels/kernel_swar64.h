@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "kernel.h"
+#include "swar_lanes.h"
 
 namespace wasmjson {
 
@@ -15,19 +16,12 @@ struct swar64_kernel {
   static constexpr const char* name = "swar64";
   static constexpr size_t width = 8;
 
-  static constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  static constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  static constexpr uint64_t kOnes = swar::kOnes;
+  static constexpr uint64_t kHigh = swar::kHigh;
 
-  static inline uint64_t load(const uint8_t* p) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    return x;
-  }
+  static inline uint64_t load(const uint8_t* p) { return swar::load(p); }
   // 0x80 in every lane equal to b: exact in every lane.
-  static inline uint64_t eq(uint64_t x, uint8_t b) {
-    uint64_t t = x ^ (kOnes * b);
-    return ~(((t & ~kHigh) + ~kHigh) | t) & kHigh;
-  }
+  static inline uint64_t eq(uint64_t x, uint8_t b) { return swar::eq(x, b); }
   static inline size_t first(uint64_t hits) {
     return hits ? static_cast<size_t>(__builtin_ctzll(hits)) >> 3 : width;
   }
