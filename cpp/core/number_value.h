@@ -84,13 +84,7 @@ inline double number_value(const number_span& n) {
   size_t int_digits = static_cast<size_t>(n.int_end - p);
   // Integers of up to 15 digits are exact in a double and need no rounding.
   if (n.is_integer && int_digits <= 15) {
-    uint64_t v = 0;
-    if (int_digits <= 4) {
-      // Short integers (indices, counts) by a loop: cheaper than a SWAR step.
-      for (; p < n.int_end; ++p) v = v * 10 + (*p - '0');
-    } else {
-      v = detail::append_digits(0, p, int_digits);
-    }
+    uint64_t v = detail::append_digits(0, p, int_digits);
     double d = static_cast<double>(v);
     return neg ? -d : d;
   }
