@@ -9,6 +9,27 @@
 
 namespace wasmjson {
 
+// A key of up to 16 bytes as two little-endian words, zero-padded: two word compares
+// instead of a memcmp (most keys are this short).
+struct short_key {
+  static constexpr size_t kMaxLength = 16;
+  uint64_t w0, w1;
+
+  // n (0..8) bytes at p as a little-endian word, upper bytes zero. Reads 8 bytes.
+  static uint64_t load_masked(const uint8_t* p, size_t n) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return n >= 8 ? w : w & ((uint64_t{1} << (8 * n)) - 1);
+  }
+  static uint64_t first_word(const uint8_t* p, size_t len) { return load_masked(p, len < 8 ? len : 8); }
+  static uint64_t second_word(const uint8_t* p, size_t len) { return len > 8 ? load_masked(p + 8, len - 8) : 0; }
+  // Reads 16 bytes at p: the input's padding covers keys near its end.
+  static short_key of(const uint8_t* p, size_t len) { return {first_word(p, len), second_word(p, len)}; }
+  // Whether the len (<= kMaxLength) bytes at p are this key; the second word is loaded
+  // only when the first matches.
+  bool matches(const uint8_t* p, size_t len) const { return w0 == first_word(p, len) && w1 == second_word(p, len); }
+};
+
 class key_table {
  public:
   static constexpr uint32_t kMaxKeys = 4096;
@@ -52,9 +73,8 @@ class key_table {
       uint32_t guess = next_[prev];
       if (guess != 0) {
         const slot& s = slots_[slot_of_id_[guess - 1]];
-        if (s.len == len && (len <= 16 ? (s.w0 == load_masked(p, len < 8 ? len : 8) &&
-                                          s.w1 == (len > 8 ? load_masked(p + 8, len - 8) : 0))
-                                       : std::memcmp(arena_ + s.offset, p, len) == 0)) {
+        if (s.len == len && (len <= short_key::kMaxLength ? s.key.matches(p, len)
+                                                          : std::memcmp(arena_ + s.offset, p, len) == 0)) {
           fresh = false;
           return guess - 1;
         }
@@ -70,24 +90,22 @@ class key_table {
     fresh = true;
     if (len > kMaxKeyLength || !ensure_storage()) return kNotInterned;
     // Keys of up to 16 bytes (most keys) are compared as two words held in the slot.
-    uint64_t w0 = 0, w1 = 0;
-    if (len <= 16) {
-      w0 = load_masked(p, len < 8 ? len : 8);
-      w1 = len > 8 ? load_masked(p + 8, len - 8) : 0;
-    }
-    uint32_t h = len <= 16 ? hash_short(w0, w1, len) : hash_long(p, len);
+    short_key k{0, 0};
+    if (len <= short_key::kMaxLength) k = short_key::of(p, len);
+    uint32_t h = len <= short_key::kMaxLength ? hash_short(k.w0, k.w1, len) : hash_long(p, len);
     for (uint32_t i = h & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
       slot& s = slots_[i];
       if (s.id_plus1 == 0) {
         if (count_ >= kMaxKeys || arena_used_ + len > kArenaBytes) return kNotInterned;
         std::memcpy(arena_ + arena_used_, p, len);
-        s = {h, count_ + 1, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(len), w0, w1};
+        s = {h, count_ + 1, static_cast<uint32_t>(arena_used_), static_cast<uint32_t>(len), k};
         slot_of_id_[count_] = i;
         arena_used_ += len;
         return count_++;
       }
       if (s.hash == h && s.len == len) {
-        bool same = len <= 16 ? (s.w0 == w0 && s.w1 == w1) : std::memcmp(arena_ + s.offset, p, len) == 0;
+        bool same = len <= short_key::kMaxLength ? (s.key.w0 == k.w0 && s.key.w1 == k.w1)
+                                                 : std::memcmp(arena_ + s.offset, p, len) == 0;
         if (same) {
           fresh = false;
           return s.id_plus1 - 1;
@@ -109,15 +127,8 @@ class key_table {
     uint32_t id_plus1;  // 0 = empty
     uint32_t offset;    // in arena_
     uint32_t len;
-    uint64_t w0, w1;    // the key's bytes, zero-padded, when len <= 16
+    short_key key;      // the key's bytes, when len <= short_key::kMaxLength
   };
-
-  // n (1..8) bytes at p as a little-endian word, upper bytes zero. Reads 8 bytes.
-  static uint64_t load_masked(const uint8_t* p, size_t n) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    return n >= 8 ? w : w & ((uint64_t{1} << (8 * n)) - 1);
-  }
   static uint32_t hash_short(uint64_t w0, uint64_t w1, size_t len) {
     uint64_t h = (w0 ^ (len * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
     h = (h ^ w1 ^ (h >> 29)) * 0x94D049BB133111EBULL;

@@ -1,14 +1,17 @@
 // Interns object shapes: the sequence of key ids of an object, in order, as a path in a
 // trie that lives across parses. Each key moves an object from its shape so far to the
 // shape with that key added; the node an object ends on is its shape id. Each node
-// remembers the key it was last left by, so objects of a repeating shape walk the trie
-// without hashing. JS turns a shape it sees again into a constructor that makes the whole
+// remembers the key it was last left by (its id and, when short, its bytes), so objects
+// of a repeating shape walk the trie without hashing, and predict() finds a key's id and
+// the next shape with one comparison and no key_table lookup. JS turns a shape it sees again into a constructor that makes the whole
 // object with one object literal (js/src/build.ts). Reset together with key_table
 // (shapes are made of key ids).
 #pragma once
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+
+#include "key_table.h"
 
 namespace wasmjson {
 
@@ -38,20 +41,32 @@ class shape_table {
     count_ = 1;
   }
 
-  // The shape reached from `from` by adding key `key_id`; kNone when the table is full,
-  // the shape too long, or memory short.
-  // The remembered edge is checked inline (objects of one shape take it every time); the
+  // When the key bytes p[0..len) are those of the key that last left `from`: sets key_id
+  // to its id and returns the shape it led to. Else kNone (then intern the key and call
+  // next()). Reads 16 bytes at p.
+  __attribute__((always_inline)) inline uint32_t predict(uint32_t from, const uint8_t* p, size_t len,
+                                                         uint32_t& key_id) const {
+    if (!nodes_) return kNone;
+    const node& n = nodes_[from];
+    if (n.last_child == 0 || n.last_len != len || !n.last_bytes.matches(p, len)) return kNone;
+    key_id = n.last_key;
+    return n.last_child;
+  }
+
+  // The shape reached from `from` by adding key `key_id`, whose bytes are p[0..len);
+  // kNone when the table is full, the shape too long, or memory short.
+  // The remembered edge is checked inline (keys too long for predict() take it); the
   // lookup goes out of line.
-  __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id) {
+  __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len) {
     if (nodes_) {
       const node& n = nodes_[from];
       if (n.last_child != 0 && n.last_key == key_id) return n.last_child;
     }
-    return next_miss(from, key_id);
+    return next_miss(from, key_id, p, len);
   }
 
  private:
-  __attribute__((noinline)) uint32_t next_miss(uint32_t from, uint32_t key_id) {
+  __attribute__((noinline)) uint32_t next_miss(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len) {
     if (!ensure_storage()) return kNone;
     node& n = nodes_[from];
     if (n.depth >= kMaxKeysPerShape) return kNone;
@@ -63,12 +78,12 @@ class shape_table {
         if (count_ >= kMaxNodes) return kNone;
         uint32_t child = count_++;
         e = {from, key_id, child};
-        nodes_[child] = {0, 0, n.depth + 1, i};
-        remember(from, key_id, child);
+        nodes_[child] = {0, 0, n.depth + 1, i, kNoBytes, {0, 0}};
+        remember(from, key_id, child, p, len);
         return child;
       }
       if (e.from == from && e.key == key_id) {
-        remember(from, key_id, e.child);
+        remember(from, key_id, e.child, p, len);
         return e.child;
       }
     }
@@ -80,15 +95,23 @@ class shape_table {
     uint32_t key;
     uint32_t child;  // 0 = empty slot (the root is never a child)
   };
+  // last_len for a key too long to be predicted (no key has this length).
+  static constexpr uint32_t kNoBytes = UINT32_MAX;
   struct node {
     uint32_t last_key;
     uint32_t last_child;
     uint32_t depth;
     uint32_t edge_slot;  // the slot in edges_ of the edge that leads here
+    uint32_t last_len;   // the last key's length in bytes, or kNoBytes
+    short_key last_bytes;
   };
-  void remember(uint32_t from, uint32_t key_id, uint32_t child) {
-    nodes_[from].last_key = key_id;
-    nodes_[from].last_child = child;
+  void remember(uint32_t from, uint32_t key_id, uint32_t child, const uint8_t* p, size_t len) {
+    node& n = nodes_[from];
+    n.last_key = key_id;
+    n.last_child = child;
+    bool is_short = len <= short_key::kMaxLength;
+    n.last_len = is_short ? static_cast<uint32_t>(len) : kNoBytes;
+    n.last_bytes = is_short ? short_key::of(p, len) : short_key{0, 0};
   }
   bool ensure_storage() {
     if (edges_) return true;

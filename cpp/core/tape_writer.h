@@ -91,17 +91,28 @@ class tape_writer {
   // Inlined into the reader loop (one per key: the call itself cost as much as the work);
   // escaped keys go out of line.
   WASMJSON_INLINE bool key(const string_span& s) {
-    bool fresh = true;
     container_frame& f = out_.frames.back();
-    uint32_t id = intern_keys_ ? keys_.intern_after(f.b, s.begin, static_cast<size_t>(s.end - s.begin), fresh)
-                               : key_table::kNotInterned;
+    size_t len = static_cast<size_t>(s.end - s.begin);
+    if (f.flag) {
+      // Objects of one shape repeat their keys in order: the shape so far predicts this
+      // key's bytes, and a match gives its id and the next shape in one lookup.
+      uint32_t id;
+      uint32_t shape = shapes_.predict(f.a, s.begin, len, id);
+      if (shape != shape_table::kNone) {
+        f.a = shape;
+        f.b = id + 1;
+        return put(tape::word(tape::kKey, id));
+      }
+    }
+    bool fresh = true;
+    uint32_t id = intern_keys_ ? keys_.intern_after(f.b, s.begin, len, fresh) : key_table::kNotInterned;
     if (id == key_table::kNotInterned) {
       id = tape::kNoId;
       f.flag = false;
     } else {
       f.b = id + 1;
       if (f.flag) {
-        uint32_t shape = shapes_.next(f.a, id);
+        uint32_t shape = shapes_.next(f.a, id, s.begin, len);
         if (shape == shape_table::kNone) f.flag = false;
         else f.a = shape;
       }

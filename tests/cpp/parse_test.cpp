@@ -106,6 +106,35 @@ TYPED_TEST(ParseTest, KeysAndShapesAreInternedAcrossDocuments) {
   EXPECT_EQ(objects, 7u);
 }
 
+// A shape predicts the bytes of the key that last followed it (up to 16 bytes, two
+// words): a key differing from the prediction in any one byte, or in length, must get
+// its own id, at every length around the word boundaries and past the predicted ones.
+TYPED_TEST(ParseTest, PredictedKeysMatchEveryByte) {
+  auto key_word = [](const parsed& p) { return p.words.at(1); };
+  for (size_t len = 0; len <= 20; ++len) {
+    std::string base;
+    for (size_t i = 0; i < len; ++i) base += static_cast<char>('a' + i % 26);
+    std::vector<std::string> others;
+    for (size_t j = 0; j < len; ++j) others.push_back(base.substr(0, j) + 'Z' + base.substr(j + 1));
+    others.push_back(base + "a");
+    if (len > 0) others.push_back(base.substr(0, len - 1));
+    for (const std::string& other : others) {
+      parser_state<TypeParam> st;
+      parsed first = st.run("{\"" + base + "\":1}");
+      ASSERT_TRUE(first.res.ok());
+      ASSERT_EQ(key_word(first), word(tape::kKeyNew, 0));
+      parsed again = st.run("{\"" + base + "\":2}");  // predicted: same id
+      ASSERT_EQ(key_word(again), word(tape::kKey, 0)) << "len " << len;
+      parsed differs = st.run("{\"" + other + "\":3}");
+      ASSERT_TRUE(differs.res.ok());
+      EXPECT_EQ(key_word(differs), word(tape::kKeyNew, 1)) << '"' << base << "\" vs \"" << other << '"';
+      parsed back = st.run("{\"" + base + "\":4}");
+      EXPECT_EQ(key_word(back), word(tape::kKey, 0)) << '"' << base << "\" after \"" << other << '"';
+      EXPECT_EQ(back.words.back(), first.words.back());  // the same shape
+    }
+  }
+}
+
 TYPED_TEST(ParseTest, KeyInterningCanBeTurnedOff) {
   parsed p = this->run(R"({"k":1})", kNoKeyInterning);
   ASSERT_TRUE(p.res.ok());
