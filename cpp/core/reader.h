@@ -13,6 +13,10 @@
 // Positions given to sinks are UTF-16 indices (see string_span). Optional:
 //   static constexpr bool kIgnoresPositions   positions are not computed for this sink
 //   void whitespace(begin, end)               each non-empty whitespace gap between tokens
+//   size_t key_ahead(p)                       p just after a key's opening quote: a sink
+//       that recognises the key there (an ASCII key it predicted, with its closing quote)
+//       records it and returns the bytes it spans after p; 0 to have the key read as
+//       usual; kKeyAheadOutOfMemory aborts
 // Sinks for validation are empty and inline away entirely.
 #pragma once
 #include <cstddef>
@@ -55,6 +59,9 @@ struct number_span {
 };
 
 enum class literal_kind : uint8_t { null_value, false_value, true_value };
+
+// key_ahead()'s "out of memory".
+inline constexpr size_t kKeyAheadOutOfMemory = SIZE_MAX;
 
 namespace detail {
 
@@ -117,6 +124,8 @@ class reader {
   static constexpr bool kTracksUtf16 = !requires { Sink::kIgnoresPositions; };
   // Sinks that want the whitespace between tokens (minify) get each non-empty gap.
   static constexpr bool kSeesWhitespace = requires(Sink& s, const uint8_t* b) { s.whitespace(b, b); };
+  // Sinks that can recognise keys without the reader scanning them (the tape writer).
+  static constexpr bool kKeysAhead = requires(Sink& s, const uint8_t* b) { s.key_ahead(b); };
 
  public:
   // Offsets are reported relative to `begin`; reading starts at begin + start (past a
@@ -197,10 +206,18 @@ class reader {
 
   object_key: {
     // p is at the opening quote of a property name.
-    string_span s;
-    p = read_string(p, s);
-    if (!p) return error_;
-    if (!sink_.key(s)) return oom(s.begin);
+    size_t ahead = 0;
+    if constexpr (kKeysAhead) ahead = sink_.key_ahead(p + 1);
+    if (ahead == 0) {
+      string_span s;
+      p = read_string(p, s);
+      if (!p) return error_;
+      if (!sink_.key(s)) return oom(s.begin);
+    } else {
+      if (ahead == kKeyAheadOutOfMemory) return oom(p);
+      // A recognised key is ASCII: its bytes are its UTF-16 units, delta16_ stays.
+      p += 1 + ahead;
+    }
     p = skip_whitespace(p);
     if (*p != ':') return fail(error_code::expected_colon, p);
     p = skip_whitespace(p + 1);

@@ -2,8 +2,8 @@
 // trie that lives across parses. Each key moves an object from its shape so far to the
 // shape with that key added; the node an object ends on is its shape id. Each node
 // remembers the key it was last left by (its id and, when short, its bytes), so objects
-// of a repeating shape walk the trie without hashing, and predict() finds a key's id and
-// the next shape with one comparison and no key_table lookup. JS turns a shape it sees again into a constructor that makes the whole
+// of a repeating shape walk the trie without hashing, and predict() finds such a key, its
+// id and the next shape with one comparison: no string scan, no key_table lookup. JS turns a shape it sees again into a constructor that makes the whole
 // object with one object literal (js/src/build.ts). Reset together with key_table
 // (shapes are made of key ids).
 #pragma once
@@ -41,22 +41,29 @@ class shape_table {
     count_ = 1;
   }
 
-  // When the key bytes p[0..len) are those of the key that last left `from`: sets key_id
-  // to its id and returns the shape it led to. Else kNone (then intern the key and call
-  // next()). Reads 16 bytes at p.
-  __attribute__((always_inline)) inline uint32_t predict(uint32_t from, const uint8_t* p, size_t len,
-                                                         uint32_t& key_id) const {
-    if (!nodes_) return kNone;
-    const node& n = nodes_[from];
-    if (n.last_child == 0 || n.last_len != len || !n.last_bytes.matches(p, len)) return kNone;
-    key_id = n.last_key;
-    return n.last_child;
+  // What predict() finds: the key that last left a shape and the shape it led to.
+  struct prediction {
+    uint32_t child;   // kNone: no prediction matched
+    uint32_t key_id;
+    uint32_t length;  // the key's bytes plus its closing quote
+  };
+  // With p just after a key's opening quote: when the bytes there are those of the key
+  // that last left `from` followed by its closing quote, that key and the shape it led
+  // to. Both the key and where its string ends are then known without scanning it (see
+  // reader.h, key_ahead). Reads 16 bytes at p.
+  __attribute__((always_inline)) inline prediction predict(uint32_t from, const uint8_t* p) const {
+    if (nodes_) {
+      const node& n = nodes_[from];
+      if (n.last_child != 0 && n.last_length != kNoBytes && n.last_bytes.matches(p, n.last_length))
+        return {n.last_child, n.last_key, n.last_length};
+    }
+    return {kNone, 0, 0};
   }
 
-  // The shape reached from `from` by adding key `key_id`, whose bytes are p[0..len);
-  // kNone when the table is full, the shape too long, or memory short.
-  // The remembered edge is checked inline (keys too long for predict() take it); the
-  // lookup goes out of line.
+  // The shape reached from `from` by adding key `key_id`, whose bytes are p[0..len)
+  // (followed by their closing quote); kNone when the table is full, the shape too long,
+  // or memory short. The remembered edge is checked inline (keys predict() cannot take
+  // go this way); the lookup goes out of line.
   __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len) {
     if (nodes_) {
       const node& n = nodes_[from];
@@ -95,23 +102,25 @@ class shape_table {
     uint32_t key;
     uint32_t child;  // 0 = empty slot (the root is never a child)
   };
-  // last_len for a key too long to be predicted (no key has this length).
+  // last_length for a key predict() does not take: longer than 15 bytes (with its quote,
+  // more than two words), or not ASCII (its UTF-16 length would differ from its bytes').
   static constexpr uint32_t kNoBytes = UINT32_MAX;
   struct node {
     uint32_t last_key;
     uint32_t last_child;
     uint32_t depth;
     uint32_t edge_slot;  // the slot in edges_ of the edge that leads here
-    uint32_t last_len;   // the last key's length in bytes, or kNoBytes
-    short_key last_bytes;
+    uint32_t last_length;  // the last key's bytes and closing quote, or kNoBytes
+    short_key last_bytes;  // those bytes
   };
   void remember(uint32_t from, uint32_t key_id, uint32_t child, const uint8_t* p, size_t len) {
     node& n = nodes_[from];
     n.last_key = key_id;
     n.last_child = child;
-    bool is_short = len <= short_key::kMaxLength;
-    n.last_len = is_short ? static_cast<uint32_t>(len) : kNoBytes;
-    n.last_bytes = is_short ? short_key::of(p, len) : short_key{0, 0};
+    short_key k = len < short_key::kMaxLength ? short_key::of(p, len + 1) : short_key{0, 0};
+    bool ascii = ((k.w0 | k.w1) & 0x8080808080808080ULL) == 0;
+    n.last_length = len < short_key::kMaxLength && ascii ? static_cast<uint32_t>(len + 1) : kNoBytes;
+    n.last_bytes = k;
   }
   bool ensure_storage() {
     if (edges_) return true;

@@ -93,17 +93,6 @@ class tape_writer {
   WASMJSON_INLINE bool key(const string_span& s) {
     container_frame& f = out_.frames.back();
     size_t len = static_cast<size_t>(s.end - s.begin);
-    if (f.flag) {
-      // Objects of one shape repeat their keys in order: the shape so far predicts this
-      // key's bytes, and a match gives its id and the next shape in one lookup.
-      uint32_t id;
-      uint32_t shape = shapes_.predict(f.a, s.begin, len, id);
-      if (shape != shape_table::kNone) {
-        f.a = shape;
-        f.b = id + 1;
-        return put(tape::word(tape::kKey, id));
-      }
-    }
     bool fresh = true;
     uint32_t id = intern_keys_ ? keys_.intern_after(f.b, s.begin, len, fresh) : key_table::kNotInterned;
     if (id == key_table::kNotInterned) {
@@ -120,6 +109,19 @@ class tape_writer {
     if (!fresh) return put(tape::word(tape::kKey, id));
     if (!s.has_escape) return put_plain(tape::word(tape::kKeyNew, id), s);
     return put_escaped(tape::kKeyNewEsc, id, s);
+  }
+
+  // The reader's shortcut for keys (reader.h): objects of one shape repeat their keys in
+  // order, so the shape so far predicts the next key's bytes; a match gives its id and
+  // the next shape in one lookup, and the reader skips the key without scanning it.
+  WASMJSON_INLINE size_t key_ahead(const uint8_t* p) {
+    container_frame& f = out_.frames.back();
+    if (!f.flag) return 0;
+    shape_table::prediction k = shapes_.predict(f.a, p);
+    if (k.child == shape_table::kNone) return 0;
+    f.a = k.child;
+    f.b = k.key_id + 1;
+    return put(tape::word(tape::kKey, k.key_id)) ? k.length : kKeyAheadOutOfMemory;
   }
 
   bool string(const string_span& s) {

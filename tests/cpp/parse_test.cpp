@@ -135,6 +135,37 @@ TYPED_TEST(ParseTest, PredictedKeysMatchEveryByte) {
   }
 }
 
+// Keys the reader skips on a prediction (key_ahead) behave as keys read in full: escaped
+// keys, whitespace before the colon, values' UTF-16 positions after them, and inputs
+// that end inside or right after such a key (the same error as validate()).
+TYPED_TEST(ParseTest, RecognisedKeysReadLikeScannedKeys) {
+  for (std::string key : {"id", "a\\\"b", "tab\\t", "x\\\\", "fifteen_bytes__"}) {
+    parser_state<TypeParam> st;
+    std::string doc = "{\"" + key + "\" : \"v\", \"" + key + "\":\"w\"}";
+    parsed first = st.run(doc);
+    ASSERT_TRUE(first.res.ok()) << doc;
+    parsed second = st.run(doc);  // both keys now predicted
+    ASSERT_TRUE(second.res.ok()) << doc;
+    EXPECT_EQ(second.words[1], word(tape::kKey, 0)) << doc;
+    // Same tape but for the key entries: the strings' positions match.
+    size_t v1 = doc.find("\"v\"") + 1, v2 = doc.find("\"w\"") + 1;
+    EXPECT_EQ(second.words[2], word(tape::kString)) << doc;
+    EXPECT_EQ(second.words[3], v1) << doc;
+    EXPECT_EQ(second.words[5], word(tape::kKey, 0)) << doc;
+    EXPECT_EQ(second.words[7], v2) << doc;
+    std::string bare = "{\"" + key;
+    for (const std::string& bad : {bare, bare + "\"", bare + "\" ", bare + "\":", bare + "\"}", bare + "x\":1}"}) {
+      parsed p = st.run(bad);
+      byte_stack s;
+      padded_input in(bad);
+      result v = validate<TypeParam>(in.data(), in.size(), kSkipBom, s);
+      EXPECT_EQ(p.res.code, v.code) << bad;
+      EXPECT_EQ(p.res.offset, v.offset) << bad;
+      st.run(doc);  // a failed parse forgets every key: predict them again
+    }
+  }
+}
+
 TYPED_TEST(ParseTest, KeyInterningCanBeTurnedOff) {
   parsed p = this->run(R"({"k":1})", kNoKeyInterning);
   ASSERT_TRUE(p.res.ok());
