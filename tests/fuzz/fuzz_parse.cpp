@@ -10,6 +10,9 @@
 //   - with kStringHeap (SWAR64 kernel), the tape has the same entries; strings and new
 //     keys without escapes have consecutive ranges of the same UTF-16 length, and the
 //     heap holds exactly their bytes (their byte ranges from a kByteOffsets parse);
+//   - key ids stand for the right keys: with tables kept across inputs (keys predicted
+//     from earlier documents), each id's bytes are those of the key a parse without
+//     interning reads at that place;
 //   - navigation (root, entries of every container on the first path, children by index)
 //     never reads out of bounds and never crashes on any input.
 // Each kernel keeps its key and shape tables across runs, as the wasm boundary does; every
@@ -127,6 +130,53 @@ void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_
   }
   if (bytes != h.heap.size() || units != h.heap_units) fail("string heap: size differs", data, size);
 }
+// Key ids against the keys' bytes. A state that keeps its key and shape tables across
+// inputs (as the wasm boundary does, so keys are predicted from earlier documents too)
+// parses with byte offsets; its ids are mapped back to the raw key bytes they were first
+// given for, and the document's keys must be, in order, the raw bytes of every key as a
+// parse without interning (no ids, no prediction) reads them.
+state g_persist, g_plain;
+std::vector<std::vector<uint8_t>> g_key_bytes;  // by id, for g_persist's tables
+
+std::vector<std::vector<uint8_t>> raw_keys(const tape_buffers& t, const uint8_t* doc, bool learn, const uint8_t* data,
+                                           size_t size) {
+  std::vector<std::vector<uint8_t>> keys;
+  const uint32_t* w = t.words.data();
+  for (size_t i = 0; i < t.words.size(); i += entry_words(w[i])) {
+    uint32_t tag = w[i] & tape::kTagMask, id = w[i] >> tape::kTagBits;
+    if (tag == tape::kKey) {
+      if (id >= g_key_bytes.size() || g_key_bytes[id].empty()) fail("key id never defined", data, size);
+      keys.push_back(g_key_bytes[id]);
+      keys.back().pop_back();  // the marker that tells a defined id from an empty key
+      continue;
+    }
+    if (tag != tape::kKeyNew && tag != tape::kKeyNewEsc) continue;
+    // Raw byte range: [1], [2] for plain keys; the source range [3], [4] for escaped ones.
+    size_t b = tag == tape::kKeyNew ? w[i + 1] : w[i + 3], e = tag == tape::kKeyNew ? w[i + 2] : w[i + 4];
+    keys.emplace_back(doc + b, doc + e);
+    if (learn && id != tape::kNoId) {
+      if (id >= g_key_bytes.size()) g_key_bytes.resize(id + 1);
+      g_key_bytes[id] = keys.back();
+      g_key_bytes[id].push_back(1);
+    }
+  }
+  return keys;
+}
+
+void check_key_ids(const uint8_t* buf, size_t size, const uint8_t* data) {
+  if (g_persist.keys.nearly_full() || g_persist.shapes.nearly_full()) g_key_bytes.clear();
+  result r = run_parse<simd128_kernel>(g_persist, buf, size, uint32_t{kSkipBom} | kByteOffsets);
+  if (!r.ok()) {
+    g_key_bytes.clear();  // run_parse forgot every key
+    return;
+  }
+  std::vector<std::vector<uint8_t>> got = raw_keys(g_persist.tape, buf, true, data, size);
+  result rp;
+  fresh_parse<swar64_kernel>(g_plain, buf, size, uint32_t{kSkipBom} | kByteOffsets | kNoKeyInterning, rp);
+  if (!rp.ok()) fail("flags changed the verdict", data, size);
+  if (got != raw_keys(g_plain.tape, buf, false, data, size)) fail("key ids stand for other keys", data, size);
+}
+
 byte_stack g_stack;
 growable<uint8_t> g_min1, g_min2, g_pretty, g_first, g_line, g_scratch;
 
@@ -180,17 +230,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (val.code != rs.code || val.offset != rs.offset) fail("parse and validate disagree", data, size);
 
   // With source ranges and without interning: same verdict.
-  result src = run_parse<simd128_kernel>(g_simd, buf, size, kSkipBom | kWithSource | kNoKeyInterning);
+  result src = run_parse<simd128_kernel>(g_simd, buf, size, uint32_t{kSkipBom} | kWithSource | kNoKeyInterning);
   if (src.code != rs.code || src.offset != rs.offset) fail("flags changed the verdict", data, size);
 
   navigate_everything<simd128_kernel>(buf, size);
   navigate_everything<swar64_kernel>(buf, size);
 
   if (!rs.ok()) return 0;
+  check_key_ids(buf, size, data);
 
   result rh, rb;
-  fresh_parse<swar64_kernel>(g_heap, buf, size, kSkipBom | kStringHeap, rh);
-  fresh_parse<swar64_kernel>(g_bytes, buf, size, kSkipBom | kByteOffsets, rb);
+  fresh_parse<swar64_kernel>(g_heap, buf, size, uint32_t{kSkipBom} | kStringHeap, rh);
+  fresh_parse<swar64_kernel>(g_bytes, buf, size, uint32_t{kSkipBom} | kByteOffsets, rb);
   if (!rh.ok() || !rb.ok()) fail("flags changed the verdict", data, size);
   check_string_heap(g_heap.tape, g_swar.tape, g_bytes.tape, buf, data, size);
 
