@@ -30,6 +30,18 @@ struct short_key {
   bool matches(const uint8_t* p, size_t len) const { return w0 == first_word(p, len) && w1 == second_word(p, len); }
 };
 
+// Whether the len bytes at a and b are equal, compared a word at a time: both must be
+// readable 8 bytes past len (the input's padding, the arena's slack).
+inline bool same_bytes(const uint8_t* a, const uint8_t* b, size_t len) {
+  for (; len >= 8; len -= 8, a += 8, b += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  return short_key::load_masked(a, len) == short_key::load_masked(b, len);
+}
+
 class key_table {
  public:
   static constexpr uint32_t kMaxKeys = 4096;
@@ -74,7 +86,7 @@ class key_table {
       if (guess != 0) {
         const slot& s = slots_[slot_of_id_[guess - 1]];
         if (s.len == len && (len <= short_key::kMaxLength ? s.key.matches(p, len)
-                                                          : std::memcmp(arena_ + s.offset, p, len) == 0)) {
+                                                          : same_bytes(arena_ + s.offset, p, len))) {
           fresh = false;
           return guess - 1;
         }
@@ -82,6 +94,9 @@ class key_table {
     }
     return intern_after_miss(prev, p, len, fresh);
   }
+
+  // The bytes of key `id` (kept until the next reset), readable 8 bytes past its end.
+  const uint8_t* bytes(uint32_t id) const { return arena_ + slots_[slot_of_id_[id]].offset; }
 
   // The id of key bytes p[0..len): `fresh` tells whether it was just added. Returns
   // kNotInterned when the key is too long, the table full, or memory short. May read
@@ -105,7 +120,7 @@ class key_table {
       }
       if (s.hash == h && s.len == len) {
         bool same = len <= short_key::kMaxLength ? (s.key.w0 == k.w0 && s.key.w1 == k.w1)
-                                                 : std::memcmp(arena_ + s.offset, p, len) == 0;
+                                                 : same_bytes(arena_ + s.offset, p, len);
         if (same) {
           fresh = false;
           return s.id_plus1 - 1;
@@ -122,6 +137,8 @@ class key_table {
   }
 
   static constexpr uint32_t kSlots = kMaxKeys * 2;  // load factor <= 1/2
+  // Past the arena's end, so same_bytes() may read a word past its last key.
+  static constexpr size_t kArenaSlack = 8;
   struct slot {
     uint32_t hash;
     uint32_t id_plus1;  // 0 = empty
@@ -138,7 +155,7 @@ class key_table {
   bool ensure_storage() {
     if (slots_) return true;
     slots_ = static_cast<slot*>(std::calloc(kSlots, sizeof(slot)));
-    arena_ = static_cast<uint8_t*>(std::malloc(kArenaBytes));
+    arena_ = static_cast<uint8_t*>(std::malloc(kArenaBytes + kArenaSlack));
     slot_of_id_ = static_cast<uint32_t*>(std::malloc(sizeof(uint32_t) * kMaxKeys));
     next_ = static_cast<uint32_t*>(std::calloc(kMaxKeys + 1, sizeof(uint32_t)));
     if (slots_ && arena_ && slot_of_id_ && next_) return true;

@@ -1,9 +1,9 @@
 // Interns object shapes: the sequence of key ids of an object, in order, as a path in a
 // trie that lives across parses. Each key moves an object from its shape so far to the
 // shape with that key added; the node an object ends on is its shape id. Each node
-// remembers the key it was last left by (its id and, when short, its bytes), so objects
-// of a repeating shape walk the trie without hashing, and predict() finds such a key, its
-// id and the next shape with one comparison: no string scan, no key_table lookup. JS turns a shape it sees again into a constructor that makes the whole
+// remembers the key it was last left by (its id and its bytes), so objects of a
+// repeating shape walk the trie without hashing, and predict() finds such a key, its id
+// and the next shape by comparing bytes: no string scan, no key_table lookup. JS turns a shape it sees again into a constructor that makes the whole
 // object with one object literal (js/src/build.ts). Reset together with key_table
 // (shapes are made of key ids).
 #pragma once
@@ -54,26 +54,32 @@ class shape_table {
   __attribute__((always_inline)) inline prediction predict(uint32_t from, const uint8_t* p) const {
     if (nodes_) {
       const node& n = nodes_[from];
-      if (n.last_child != 0 && n.last_length != kNoBytes && n.last_bytes.matches(p, n.last_length))
-        return {n.last_child, n.last_key, n.last_length};
+      uint32_t len = n.last_length;
+      if (n.last_child != 0 && len != kNoBytes &&
+          (len <= short_key::kMaxLength ? n.last_bytes.matches(p, len)
+                                        : same_bytes(p, n.last_long, len - 1) && p[len - 1] == '"'))
+        return {n.last_child, n.last_key, len};
     }
     return {kNone, 0, 0};
   }
 
   // The shape reached from `from` by adding key `key_id`, whose bytes are p[0..len)
-  // (followed by their closing quote); kNone when the table is full, the shape too long,
-  // or memory short. The remembered edge is checked inline (keys predict() cannot take
-  // go this way); the lookup goes out of line.
-  __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len) {
+  // (followed by their closing quote) and, kept for as long as the id, `kept`;
+  // kNone when the table is full, the shape too long, or memory short. The remembered
+  // edge is checked inline (keys predict() cannot take go this way); the lookup goes out
+  // of line.
+  __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len,
+                                                      const uint8_t* kept) {
     if (nodes_) {
       const node& n = nodes_[from];
       if (n.last_child != 0 && n.last_key == key_id) return n.last_child;
     }
-    return next_miss(from, key_id, p, len);
+    return next_miss(from, key_id, p, len, kept);
   }
 
  private:
-  __attribute__((noinline)) uint32_t next_miss(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len) {
+  __attribute__((noinline)) uint32_t next_miss(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len,
+                                               const uint8_t* kept) {
     if (!ensure_storage()) return kNone;
     node& n = nodes_[from];
     if (n.depth >= kMaxKeysPerShape) return kNone;
@@ -85,12 +91,12 @@ class shape_table {
         if (count_ >= kMaxNodes) return kNone;
         uint32_t child = count_++;
         e = {from, key_id, child};
-        nodes_[child] = {0, 0, n.depth + 1, i, kNoBytes, {0, 0}};
-        remember(from, key_id, child, p, len);
+        nodes_[child] = {0, 0, n.depth + 1, i, kNoBytes, {0, 0}, nullptr};
+        remember(from, key_id, child, p, len, kept);
         return child;
       }
       if (e.from == from && e.key == key_id) {
-        remember(from, key_id, e.child, p, len);
+        remember(from, key_id, e.child, p, len, kept);
         return e.child;
       }
     }
@@ -102,25 +108,28 @@ class shape_table {
     uint32_t key;
     uint32_t child;  // 0 = empty slot (the root is never a child)
   };
-  // last_length for a key predict() does not take: longer than 15 bytes (with its quote,
-  // more than two words), or not ASCII (its UTF-16 length would differ from its bytes').
+  // last_length for a key predict() does not take: one that is not ASCII (its UTF-16
+  // length would differ from its bytes'), or too long to be interned.
   static constexpr uint32_t kNoBytes = UINT32_MAX;
   struct node {
     uint32_t last_key;
     uint32_t last_child;
     uint32_t depth;
-    uint32_t edge_slot;  // the slot in edges_ of the edge that leads here
+    uint32_t edge_slot;    // the slot in edges_ of the edge that leads here
     uint32_t last_length;  // the last key's bytes and closing quote, or kNoBytes
-    short_key last_bytes;  // those bytes
+    short_key last_bytes;  // those bytes, when they fit in two words
+    const uint8_t* last_long;  // else the key's bytes (key_table's copy)
   };
-  void remember(uint32_t from, uint32_t key_id, uint32_t child, const uint8_t* p, size_t len) {
+  void remember(uint32_t from, uint32_t key_id, uint32_t child, const uint8_t* p, size_t len, const uint8_t* kept) {
     node& n = nodes_[from];
     n.last_key = key_id;
     n.last_child = child;
-    short_key k = len < short_key::kMaxLength ? short_key::of(p, len + 1) : short_key{0, 0};
-    bool ascii = ((k.w0 | k.w1) & 0x8080808080808080ULL) == 0;
-    n.last_length = len < short_key::kMaxLength && ascii ? static_cast<uint32_t>(len + 1) : kNoBytes;
-    n.last_bytes = k;
+    bool fits = len < short_key::kMaxLength;
+    n.last_bytes = fits ? short_key::of(p, len + 1) : short_key{0, 0};
+    n.last_long = kept;
+    bool ascii = true;
+    for (size_t i = 0; i < len; ++i) ascii &= p[i] < 0x80;
+    n.last_length = ascii && (fits || kept) ? static_cast<uint32_t>(len + 1) : kNoBytes;
   }
   bool ensure_storage() {
     if (edges_) return true;

@@ -101,7 +101,7 @@ class tape_writer {
     } else {
       f.b = id + 1;
       if (f.flag) {
-        uint32_t shape = shapes_.next(f.a, id, s.begin, len);
+        uint32_t shape = shapes_.next(f.a, id, s.begin, len, len < short_key::kMaxLength ? nullptr : keys_.bytes(id));
         if (shape == shape_table::kNone) f.flag = false;
         else f.a = shape;
       }

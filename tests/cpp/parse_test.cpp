@@ -106,12 +106,13 @@ TYPED_TEST(ParseTest, KeysAndShapesAreInternedAcrossDocuments) {
   EXPECT_EQ(objects, 7u);
 }
 
-// A shape predicts the bytes of the key that last followed it (up to 16 bytes, two
-// words): a key differing from the prediction in any one byte, or in length, must get
-// its own id, at every length around the word boundaries and past the predicted ones.
+// A shape predicts the bytes of the key that last followed it: a key differing from the
+// prediction in any one byte, or in length, must get its own id, at every length around
+// the word boundaries (keys of up to 15 bytes are compared as two words with their
+// closing quote, longer ones word by word against the key table's copy).
 TYPED_TEST(ParseTest, PredictedKeysMatchEveryByte) {
   auto key_word = [](const parsed& p) { return p.words.at(1); };
-  for (size_t len = 0; len <= 20; ++len) {
+  for (size_t len = 0; len <= 40; ++len) {
     std::string base;
     for (size_t i = 0; i < len; ++i) base += static_cast<char>('a' + i % 26);
     std::vector<std::string> others;
@@ -139,7 +140,8 @@ TYPED_TEST(ParseTest, PredictedKeysMatchEveryByte) {
 // keys, whitespace before the colon, values' UTF-16 positions after them, and inputs
 // that end inside or right after such a key (the same error as validate()).
 TYPED_TEST(ParseTest, RecognisedKeysReadLikeScannedKeys) {
-  for (std::string key : {"id", "a\\\"b", "tab\\t", "x\\\\", "fifteen_bytes__"}) {
+  for (std::string key : {"id", "a\\\"b", "tab\\t", "x\\\\", "fifteen_bytes__", "sixteen_bytes___",
+                          "a_key_of_twenty_eight_bytes_", "long_key_ending_in_an_escape\\\\", "caf\xc3\xa9"}) {
     parser_state<TypeParam> st;
     std::string doc = "{\"" + key + "\" : \"v\", \"" + key + "\":\"w\"}";
     parsed first = st.run(doc);
@@ -148,7 +150,13 @@ TYPED_TEST(ParseTest, RecognisedKeysReadLikeScannedKeys) {
     ASSERT_TRUE(second.res.ok()) << doc;
     EXPECT_EQ(second.words[1], word(tape::kKey, 0)) << doc;
     // Same tape but for the key entries: the strings' positions match.
-    size_t v1 = doc.find("\"v\"") + 1, v2 = doc.find("\"w\"") + 1;
+    // (UTF-16 offsets: continuation bytes add no unit.)
+    auto units_before = [&](size_t byte) {
+      size_t n = 0;
+      for (size_t i = 0; i < byte; ++i) n += (static_cast<uint8_t>(doc[i]) & 0xC0) != 0x80;
+      return n;
+    };
+    size_t v1 = units_before(doc.find("\"v\"") + 1), v2 = units_before(doc.find("\"w\"") + 1);
     EXPECT_EQ(second.words[2], word(tape::kString)) << doc;
     EXPECT_EQ(second.words[3], v1) << doc;
     EXPECT_EQ(second.words[5], word(tape::kKey, 0)) << doc;
