@@ -26,6 +26,8 @@ enum tag : uint32_t {
   kObjectEnd = 13,  // payload: shape id (0 = none), see shape_table.h
   kNumberArray = 14,  // +1 word: n; an array of n numbers, the next n values of the
                       // numbers array (replaces kArrayBegin ... kArrayEnd)
+  kScalarArray = 15,  // +1 word: n; as kNumberArray, but some of the n values are
+                      // literals, held in the numbers array as literal_bits()
 };
 
 inline constexpr uint32_t kTagBits = 4;
@@ -37,5 +39,16 @@ inline constexpr int32_t kIntMin = -(1 << 27);
 inline constexpr int32_t kIntMax = (1 << 27) - 1;
 
 inline uint32_t word(tag t, uint32_t payload = 0) { return (payload << kTagBits) | t; }
+
+// A literal (kNull, kFalse, kTrue) in a kScalarArray's slot of the numbers array: a NaN
+// (no JSON number is one) whose high word is kLiteralHigh and low word the literal's tag.
+inline constexpr uint32_t kLiteralHigh = 0x7FFA0000;
+inline uint64_t literal_bits(tag t) { return (uint64_t{kLiteralHigh} << 32) | t; }
+inline double literal_slot(tag t) { return __builtin_bit_cast(double, literal_bits(t)); }
+// The literal's tag when a numbers array slot holds one, else -1.
+inline int literal_of(double slot) {
+  uint64_t bits = __builtin_bit_cast(uint64_t, slot);
+  return static_cast<uint32_t>(bits >> 32) == kLiteralHigh ? static_cast<int>(bits & 3) : -1;
+}
 
 }  // namespace wasmjson::tape

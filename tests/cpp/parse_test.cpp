@@ -1,5 +1,6 @@
 // parse() -> tape over every kernel: entries, numbers, unescaping, key and shape
 // interning, number-array packing, and identical tapes from every kernel.
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <cstdlib>
@@ -229,6 +230,56 @@ TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
   EXPECT_EQ(s.words[1], word(tape::kInt, 1));
   EXPECT_EQ(s.words[2], 1u);  // source [1, 2)
   EXPECT_EQ(s.words[3], 2u);
+}
+
+// Literals join the numbers of an array of scalars (kScalarArray, literals NaN-boxed);
+// when the array turns out to hold something else, they get their own entries back and
+// leave the numbers array.
+TYPED_TEST(ParseTest, ScalarArraysHoldLiteralsAmongNumbers) {
+  auto bits = [](double d) { return std::bit_cast<uint64_t>(d); };
+  parsed p = this->run("[[true, 1.5, null, false], [null], [2, 3]]");
+  ASSERT_TRUE(p.res.ok());
+  std::vector<uint32_t> expected = {
+      word(tape::kArrayBegin),
+      word(tape::kScalarArray), 4,
+      word(tape::kScalarArray), 1,
+      word(tape::kNumberArray), 2,  // numbers only: no literal to look for
+      word(tape::kArrayEnd),
+  };
+  EXPECT_EQ(p.words, expected);
+  ASSERT_EQ(p.numbers.size(), 7u);
+  EXPECT_EQ(bits(p.numbers[0]), tape::literal_bits(tape::kTrue));
+  EXPECT_EQ(p.numbers[1], 1.5);
+  EXPECT_EQ(bits(p.numbers[2]), tape::literal_bits(tape::kNull));
+  EXPECT_EQ(bits(p.numbers[3]), tape::literal_bits(tape::kFalse));
+  EXPECT_EQ(bits(p.numbers[4]), tape::literal_bits(tape::kNull));
+  EXPECT_EQ(p.numbers[5], 2);
+  for (double d : p.numbers) {
+    int literal = tape::literal_of(d);
+    EXPECT_EQ(literal >= 0, std::isnan(d));  // literals are the only NaNs
+  }
+
+  parsed m = this->run("[1, true, -0, null, \"s\", false, 2]");
+  ASSERT_TRUE(m.res.ok());
+  std::vector<uint32_t> mixed = {
+      word(tape::kArrayBegin),
+      word(tape::kDouble), word(tape::kTrue), word(tape::kDouble), word(tape::kNull),
+      word(tape::kString), 21, 22,
+      word(tape::kFalse),
+      word(tape::kInt, 2),
+      word(tape::kArrayEnd),
+  };
+  EXPECT_EQ(m.words, mixed);
+  ASSERT_EQ(m.numbers.size(), 2u);  // the literals left it
+  EXPECT_EQ(m.numbers[0], 1);
+  EXPECT_TRUE(m.numbers[1] == 0 && std::signbit(m.numbers[1]));
+  // Numbers of an enclosing array stay where they were when an inner array gives its
+  // literals back.
+  parsed n = this->run("[0.5, [true, 7, {}], 8]");
+  ASSERT_TRUE(n.res.ok());
+  ASSERT_EQ(n.numbers.size(), 2u);
+  EXPECT_EQ(n.numbers[0], 0.5);
+  EXPECT_EQ(n.numbers[1], 7);
 }
 
 TYPED_TEST(ParseTest, NumbersRoundLikeStrtod) {

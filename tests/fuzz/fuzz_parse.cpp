@@ -97,6 +97,7 @@ size_t entry_words(uint32_t w) {
     case tape::kKeyNewEsc:
       return 5;
     case tape::kNumberArray:
+    case tape::kScalarArray:
       return 2;
     default:
       return 1;
@@ -117,7 +118,8 @@ void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_
     if (hw[i] != w || bw[i] != w) fail("string heap: entries differ", data, size);
     uint32_t tag = w & tape::kTagMask;
     if (tag != tape::kString && tag != tape::kKeyNew) {
-      if (tag == tape::kNumberArray && hw[i + 1] != dw[i + 1]) fail("string heap: entries differ", data, size);
+      if ((tag == tape::kNumberArray || tag == tape::kScalarArray) && hw[i + 1] != dw[i + 1])
+        fail("string heap: entries differ", data, size);
       continue;
     }
     uint32_t len16 = dw[i + 2] - dw[i + 1];

@@ -148,6 +148,12 @@ void read_tape(const tape_buffers& t, const uint8_t* src, size_t src_len, bool e
       push_value(kind::number, expected && v == 0 ? 0.0 : v);
     }
   };
+  auto literal_item = [&](uint32_t tg) {
+    begin_item();
+    d.ops.push_back(cmd::word(tg == tape::kNull ? cmd::kNull : tg == tape::kTrue ? cmd::kTrue : cmd::kFalse));
+    end_item();
+    push_value(tg == tape::kNull ? kind::null_v : tg == tape::kTrue ? kind::true_v : kind::false_v);
+  };
   // Appends the units of a string entry at w[i] to the pool; returns [begin, end).
   auto string_units = [&](size_t i, bool escaped, uint32_t& b, uint32_t& e) {
     b = static_cast<uint32_t>(d.pool.size());
@@ -199,15 +205,10 @@ void read_tape(const tape_buffers& t, const uint8_t* src, size_t src_len, bool e
     switch (word & tape::kTagMask) {
       case tape::kNull:
       case tape::kFalse:
-      case tape::kTrue: {
-        uint32_t tg = word & tape::kTagMask;
-        begin_item();
-        d.ops.push_back(cmd::word(tg == tape::kNull ? cmd::kNull : tg == tape::kTrue ? cmd::kTrue : cmd::kFalse));
-        end_item();
-        push_value(tg == tape::kNull ? kind::null_v : tg == tape::kTrue ? kind::true_v : kind::false_v);
+      case tape::kTrue:
+        literal_item(word & tape::kTagMask);
         i += 1;
         break;
-      }
       case tape::kInt:
         number_item(static_cast<double>(static_cast<int32_t>(word) >> tape::kTagBits), true, word);
         i += 1;
@@ -271,14 +272,22 @@ void read_tape(const tape_buffers& t, const uint8_t* src, size_t src_len, bool e
         i += 1;
         break;
       }
-      case tape::kNumberArray: {
+      case tape::kNumberArray:
+      case tape::kScalarArray: {
         if (i + 2 > n) fail("tape: truncated number array");
         uint32_t count = w[i + 1];
+        bool scalars = (word & tape::kTagMask) == tape::kScalarArray;
         begin_item();
         d.ops.push_back(cmd::word(cmd::kArrayBegin));
         end_item();
         push_value(kind::array_begin);
-        for (uint32_t j = 0; j < count; ++j) number_item(next_number(), false, 0);
+        for (uint32_t j = 0; j < count; ++j) {
+          double v = next_number();
+          int literal = tape::literal_of(v);
+          if (literal >= 0 && !scalars) fail("tape: a literal in a number array");
+          if (literal >= 0) literal_item(static_cast<uint32_t>(literal));
+          else number_item(v, false, 0);
+        }
         begin_item();
         d.ops.push_back(cmd::word(cmd::kArrayEnd));
         end_item();

@@ -240,6 +240,26 @@ for (const flavor of FLAVORS) {
       expectSameWalk('{"n":[1,2,3],"m":[[4.50]]}', (_h, _k, v) => (typeof v === 'number' ? v + 1 : v));
     });
 
+    it('arrays of numbers and literals (scalar arrays): every mix, order and length, and arrays that turn mixed late', () => {
+      const scalars = ['true', 'false', 'null', '0', '-0', '1.5', '-7', '1e400', '134217728'];
+      const texts = ['[true]', '[null,null]', '[false,1]', '[1,false]', '[[true],[null,2],[]]', '{"a":[true,null],"b":[null]}'];
+      let seed = 7;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+      for (const n of [1, 2, 3, 4, 5, 17, 1000, 20000]) {
+        const items = Array.from({ length: n }, () => scalars[next() % scalars.length]);
+        texts.push(`[${items.join(',')}]`, `[${items.join(', ')}, "end"]`, `[${items.join(',')},[1],true]`);
+        texts.push(`[${items.join(',')},{"k":${items[0]}},null,2]`, `{"x":[${items.join(',')}],"y":[0.5,${items.join(',')}]}`);
+        const got = parse(`[${items.join(',')}]`);
+        expect(Object.keys(got).length, `${n} elements, no holes`).toBe(n);
+      }
+      for (let round = 0; round < 2; round++) for (const text of texts) expectLikeNative(text);
+      // Bytes input, and a reviver (no packing then): the same values.
+      for (const text of texts.slice(0, 12)) {
+        expect(parse(new TextEncoder().encode(text))).toStrictEqual(JSON.parse(text));
+        expectSameWalk(text);
+      }
+    });
+
     it('bytes input: strings are decoded from a heap of the strings alone (ASCII, 2-4 byte UTF-8, escapes, BOM, keys seen before)', () => {
       const texts = [
         '["", "a", "", "bc"]',
