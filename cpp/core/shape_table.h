@@ -1,11 +1,16 @@
 // Interns object shapes: the sequence of key ids of an object, in order, as a path in a
 // trie that lives across parses. Each key moves an object from its shape so far to the
-// shape with that key added; the node an object ends on is its shape id. Each node
-// remembers the key it was last left by (its id and its bytes), so objects of a
-// repeating shape walk the trie without hashing, and predict() finds such a key, its id
-// and the next shape by comparing bytes: no string scan, no key_table lookup. JS turns a shape it sees again into a constructor that makes the whole
-// object with one object literal (js/src/build.ts). Reset together with key_table
-// (shapes are made of key ids).
+// shape with that key added; the node an object ends on is its shape id. JS turns a
+// shape it sees again into a constructor that makes the whole object with one object
+// literal (js/src/build.ts). Reset together with key_table (shapes are made of key ids).
+//
+// Key prediction. Objects of one shape repeat their keys in order, so each node remembers
+// the key it was last left by (its id and its bytes) and the node that key led to:
+// predict() then recognises the next key by comparing bytes, with no string scan and no
+// key_table lookup (reader.h, key_ahead). Every object starts at the root, though, and
+// objects of different kinds alternate there (a message, its "user", its "payload"), so
+// an object's first key is predicted per context instead: by the key whose value the
+// object is (or, in an array, the array's own context).
 #pragma once
 #include <cstdint>
 #include <cstdlib>
@@ -21,6 +26,9 @@ class shape_table {
   static constexpr uint32_t kMaxKeysPerShape = 64;
   static constexpr uint32_t kRoot = 0;  // the empty object: "no shape" to JS
   static constexpr uint32_t kNone = UINT32_MAX;
+  // Contexts for first keys: 0 = the top level, 1 + b for the value of the key with
+  // id b - 1 (b = 0: a key without an id), see tape_writer.h.
+  static constexpr uint32_t kContexts = key_table::kMaxKeys + 2;
 
   shape_table() = default;
   shape_table(const shape_table&) = delete;
@@ -28,37 +36,39 @@ class shape_table {
   ~shape_table() {
     std::free(edges_);
     std::free(nodes_);
+    std::free(contexts_);
   }
 
   bool nearly_full() const { return count_ + 1024 >= kMaxNodes; }
   // Clears only what was used: the edge slot of each node made since the last reset
   // (a failed parse resets the table, so this must not sweep all of it), and the root.
+  // Context predictions are dropped by moving to the next generation.
   void reset() {
     if (edges_) {
       for (uint32_t i = 1; i < count_; ++i) edges_[nodes_[i].edge_slot] = edge{};
       nodes_[0] = node{};
     }
     count_ = 1;
+    ++generation_;
   }
 
-  // What predict() finds: the key that last left a shape and the shape it led to.
+  // What predict() finds: the key that last followed and the shape it led to.
   struct prediction {
     uint32_t child;   // kNone: no prediction matched
     uint32_t key_id;
     uint32_t length;  // the key's bytes plus its closing quote
   };
-  // With p just after a key's opening quote: when the bytes there are those of the key
-  // that last left `from` followed by its closing quote, that key and the shape it led
-  // to. Both the key and where its string ends are then known without scanning it (see
-  // reader.h, key_ahead). Reads 16 bytes at p.
+  // With p just after a key's opening quote, in an object whose shape so far is `from`
+  // (not the root): when the bytes there are those of the key that last left `from`,
+  // followed by its closing quote, that key and the shape it led to. Reads 16 bytes at p.
   __attribute__((always_inline)) inline prediction predict(uint32_t from, const uint8_t* p) const {
-    if (nodes_) {
-      const node& n = nodes_[from];
-      uint32_t len = n.last_length;
-      if (n.last_child != 0 && len != kNoBytes &&
-          (len <= short_key::kMaxLength ? n.last_bytes.matches(p, len)
-                                        : same_bytes(p, n.last_long, len - 1) && p[len - 1] == '"'))
-        return {n.last_child, n.last_key, len};
+    return nodes_ ? nodes_[from].next.match(p) : prediction{kNone, 0, 0};
+  }
+  // The same for an object's first key, from the last first key seen in `context`.
+  __attribute__((always_inline)) inline prediction predict_first(uint32_t context, const uint8_t* p) const {
+    if (contexts_) {
+      const context_slot& c = contexts_[context];
+      if (c.generation == generation_) return c.next.match(p);
     }
     return {kNone, 0, 0};
   }
@@ -71,13 +81,68 @@ class shape_table {
   __attribute__((always_inline)) inline uint32_t next(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len,
                                                       const uint8_t* kept) {
     if (nodes_) {
-      const node& n = nodes_[from];
-      if (n.last_child != 0 && n.last_key == key_id) return n.last_child;
+      const slot& s = nodes_[from].next;
+      if (s.child != 0 && s.key == key_id) return s.child;
     }
     return next_miss(from, key_id, p, len, kept);
   }
+  // Records that an object in `context` began with key `key_id` (as for next()), which
+  // led to shape `child`.
+  void remember_first(uint32_t context, uint32_t key_id, uint32_t child, const uint8_t* p, size_t len,
+                      const uint8_t* kept) {
+    if (!contexts_) return;
+    context_slot& c = contexts_[context];
+    c.generation = generation_;
+    c.next.set(key_id, child, p, len, kept);
+  }
 
  private:
+  // length for a key predict() does not take: one that is not ASCII (its UTF-16 length
+  // would differ from its bytes'), or too long to be interned.
+  static constexpr uint32_t kNoBytes = UINT32_MAX;
+  // A predicted key: its id, the node it leads to, and its bytes.
+  struct slot {
+    uint32_t key;
+    uint32_t child;        // 0: nothing predicted (the root is never a child)
+    uint32_t length;       // the key's bytes and closing quote, or kNoBytes
+    short_key bytes;       // those bytes, when they fit in two words
+    const uint8_t* kept;   // else the key's bytes (key_table's copy)
+
+    __attribute__((always_inline)) prediction match(const uint8_t* p) const {
+      uint32_t len = length;
+      if (child != 0 && len != kNoBytes &&
+          (len <= short_key::kMaxLength ? bytes.matches(p, len)
+                                        : same_bytes(p, kept, len - 1) && p[len - 1] == '"'))
+        return {child, key, len};
+      return {kNone, 0, 0};
+    }
+    void set(uint32_t key_id, uint32_t to, const uint8_t* p, size_t len, const uint8_t* kept_bytes) {
+      key = key_id;
+      child = to;
+      bool fits = len < short_key::kMaxLength;
+      bytes = fits ? short_key::of(p, len + 1) : short_key{0, 0};
+      kept = kept_bytes;
+      bool ascii = true;
+      for (size_t i = 0; i < len; ++i) ascii &= p[i] < 0x80;
+      length = ascii && (fits || kept_bytes) ? static_cast<uint32_t>(len + 1) : kNoBytes;
+    }
+  };
+  struct node {
+    slot next;           // the key that last left this node
+    uint32_t depth;
+    uint32_t edge_slot;  // the slot in edges_ of the edge that leads here
+  };
+  struct context_slot {
+    slot next;
+    uint32_t generation;  // valid when it is the table's
+  };
+  static constexpr uint32_t kSlots = kMaxNodes * 2;
+  struct edge {
+    uint32_t from;
+    uint32_t key;
+    uint32_t child;  // 0 = empty slot (the root is never a child)
+  };
+
   __attribute__((noinline)) uint32_t next_miss(uint32_t from, uint32_t key_id, const uint8_t* p, size_t len,
                                                const uint8_t* kept) {
     if (!ensure_storage()) return kNone;
@@ -91,60 +156,36 @@ class shape_table {
         if (count_ >= kMaxNodes) return kNone;
         uint32_t child = count_++;
         e = {from, key_id, child};
-        nodes_[child] = {0, 0, n.depth + 1, i, kNoBytes, {0, 0}, nullptr};
-        remember(from, key_id, child, p, len, kept);
+        nodes_[child] = node{slot{}, n.depth + 1, i};
+        n.next.set(key_id, child, p, len, kept);
         return child;
       }
       if (e.from == from && e.key == key_id) {
-        remember(from, key_id, e.child, p, len, kept);
+        n.next.set(key_id, e.child, p, len, kept);
         return e.child;
       }
     }
   }
 
-  static constexpr uint32_t kSlots = kMaxNodes * 2;
-  struct edge {
-    uint32_t from;
-    uint32_t key;
-    uint32_t child;  // 0 = empty slot (the root is never a child)
-  };
-  // last_length for a key predict() does not take: one that is not ASCII (its UTF-16
-  // length would differ from its bytes'), or too long to be interned.
-  static constexpr uint32_t kNoBytes = UINT32_MAX;
-  struct node {
-    uint32_t last_key;
-    uint32_t last_child;
-    uint32_t depth;
-    uint32_t edge_slot;    // the slot in edges_ of the edge that leads here
-    uint32_t last_length;  // the last key's bytes and closing quote, or kNoBytes
-    short_key last_bytes;  // those bytes, when they fit in two words
-    const uint8_t* last_long;  // else the key's bytes (key_table's copy)
-  };
-  void remember(uint32_t from, uint32_t key_id, uint32_t child, const uint8_t* p, size_t len, const uint8_t* kept) {
-    node& n = nodes_[from];
-    n.last_key = key_id;
-    n.last_child = child;
-    bool fits = len < short_key::kMaxLength;
-    n.last_bytes = fits ? short_key::of(p, len + 1) : short_key{0, 0};
-    n.last_long = kept;
-    bool ascii = true;
-    for (size_t i = 0; i < len; ++i) ascii &= p[i] < 0x80;
-    n.last_length = ascii && (fits || kept) ? static_cast<uint32_t>(len + 1) : kNoBytes;
-  }
   bool ensure_storage() {
     if (edges_) return true;
     edges_ = static_cast<edge*>(std::calloc(kSlots, sizeof(edge)));
     nodes_ = static_cast<node*>(std::calloc(kMaxNodes, sizeof(node)));
-    if (edges_ && nodes_) return true;
+    contexts_ = static_cast<context_slot*>(std::calloc(kContexts, sizeof(context_slot)));
+    if (edges_ && nodes_ && contexts_) return true;
     std::free(edges_);
     std::free(nodes_);
+    std::free(contexts_);
     edges_ = nullptr;
     nodes_ = nullptr;
+    contexts_ = nullptr;
     return false;
   }
   edge* edges_ = nullptr;
   node* nodes_ = nullptr;
-  uint32_t count_ = 1;  // node 0 is the root
+  context_slot* contexts_ = nullptr;
+  uint32_t count_ = 1;       // node 0 is the root
+  uint32_t generation_ = 1;  // calloc'd context slots (generation 0) predict nothing
 };
 
 }  // namespace wasmjson

@@ -22,10 +22,12 @@ namespace wasmjson {
 //   array:  b = element count, flag = all elements are numbers or literals so far (their
 //           values are then only in the numbers array, literals as tape::literal_bits,
 //           with no tape entries yet), a = how many of them are literals.
+// Both: ctx = the context its objects' first keys are predicted in (shape_table.h).
 struct container_frame {
   uint32_t begin;
   uint32_t a;
   uint32_t b;
+  uint32_t ctx;
   bool is_array;
   bool flag;
 };
@@ -61,7 +63,8 @@ class tape_writer {
   bool begin_object(size_t) {
     if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), shape_table::kRoot, 0, false, intern_keys_});
+    out_.frames.push_unchecked(
+        {static_cast<uint32_t>(out_.words.size()), shape_table::kRoot, 0, child_context(), false, intern_keys_});
     return put(tape::word(tape::kObjectBegin));
   }
   bool end_object() {
@@ -75,7 +78,7 @@ class tape_writer {
   bool begin_array(size_t) {
     if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, true, !WithSource});
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, child_context(), true, !WithSource});
     return put(tape::word(tape::kArrayBegin));
   }
   bool end_array() {
@@ -103,9 +106,14 @@ class tape_writer {
     } else {
       f.b = id + 1;
       if (f.flag) {
-        uint32_t shape = shapes_.next(f.a, id, s.begin, len, len < short_key::kMaxLength ? nullptr : keys_.bytes(id));
-        if (shape == shape_table::kNone) f.flag = false;
-        else f.a = shape;
+        const uint8_t* kept = len < short_key::kMaxLength ? nullptr : keys_.bytes(id);
+        uint32_t shape = shapes_.next(f.a, id, s.begin, len, kept);
+        if (shape == shape_table::kNone) {
+          f.flag = false;
+        } else {
+          if (f.a == shape_table::kRoot) shapes_.remember_first(f.ctx, id, shape, s.begin, len, kept);
+          f.a = shape;
+        }
       }
     }
     if (!fresh) return put(tape::word(tape::kKey, id));
@@ -119,7 +127,8 @@ class tape_writer {
   WASMJSON_INLINE size_t key_ahead(const uint8_t* p) {
     container_frame& f = out_.frames.back();
     if (!f.flag) return 0;
-    shape_table::prediction k = shapes_.predict(f.a, p);
+    shape_table::prediction k =
+        f.a == shape_table::kRoot ? shapes_.predict_first(f.ctx, p) : shapes_.predict(f.a, p);
     if (k.child == shape_table::kNone) return 0;
     f.a = k.child;
     f.b = k.key_id + 1;
@@ -172,6 +181,15 @@ class tape_writer {
   }
 
  private:
+  // The context for first keys in a container opened now: 1 + b for the value of the
+  // key with id b - 1 (b = 0: no key with an id yet), its array's context in an array,
+  // 0 at the top level.
+  uint32_t child_context() const {
+    if (out_.frames.size() == 0) return 0;
+    const container_frame& parent = out_.frames.back();
+    return parent.is_array ? parent.ctx : 1 + parent.b;
+  }
+
   // Counts a value (not a number or literal) in its array. The array's first such value
   // gives the scalars before it their tape entries (kDouble: their values are already in
   // order in the numbers array; literals leave it for their own entries), so it holds

@@ -175,6 +175,61 @@ TYPED_TEST(ParseTest, RecognisedKeysReadLikeScannedKeys) {
   }
 }
 
+// The keys of a parse read as raw bytes: from each key entry's id (learned from earlier
+// kKeyNew entries, as JS keeps them) or its own range. Byte offsets (kByteOffsets).
+std::vector<std::string> key_bytes_of(const parsed& p, std::string_view doc, std::vector<std::string>& by_id) {
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < p.words.size();) {
+    uint32_t w = p.words[i], tag = w & tape::kTagMask, id = w >> tape::kTagBits;
+    if (tag == tape::kKey) keys.push_back(by_id.at(id));
+    if (tag == tape::kKeyNew || tag == tape::kKeyNewEsc) {
+      size_t b = p.words[i + (tag == tape::kKeyNew ? 1 : 3)], e = p.words[i + (tag == tape::kKeyNew ? 2 : 4)];
+      keys.emplace_back(doc.substr(b, e - b));
+      if (id != tape::kNoId) {
+        if (id >= by_id.size()) by_id.resize(id + 1);
+        by_id[id] = keys.back();
+      }
+    }
+    i += tag == tape::kString || tag == tape::kKeyNew ? 3
+         : tag == tape::kStringEsc || tag == tape::kKeyNewEsc ? 5
+         : tag == tape::kNumberArray || tag == tape::kScalarArray ? 2
+                                                                  : 1;
+  }
+  return keys;
+}
+
+// First keys are predicted per context (the key an object is the value of, or its
+// array's context), the others per shape. Documents whose objects of several kinds
+// alternate, share first keys or prefixes, and a failed parse (which forgets every key
+// and shape) in between: every key entry stands for the key at that place.
+TYPED_TEST(ParseTest, PredictedKeysAcrossDocumentsAndContexts) {
+  const char* docs[] = {
+      R"([{"type":1,"user":{"id":2,"name":"a"},"payload":{"v":3}},{"type":1,"user":{"id":4,"name":"b"},"payload":{"v":5}}])",
+      R"({"user":{"id":1},"payload":{"id":2},"type":{"v":3}})",
+      R"([{"type":1,"user":{"idx":2},"payload":{"v":3,"id":4}},[{"v":1},{"va":2}],{"a_key_long_enough_to_be_kept":{"id":1}}])",
+      R"({"user":{"id":1,"name":"c"},"payload":{"id)",  // fails: every key forgotten
+      R"([{"payload":{"v":3},"type":1,"user":{"id":2,"name":"a"}},{"a_key_long_enough_to_be_kept":{"idx":1}}])",
+      R"([{"type":1,"user":{"id":2,"name":"a"},"payload":{"v":3}},{"type":{"user":{"payload":{}}}}])",
+  };
+  std::vector<std::string> by_id;
+  for (int round = 0; round < 3; ++round) {
+    for (const char* doc : docs) {
+      parsed p = this->run(doc, uint32_t{kSkipBom} | kByteOffsets);
+      parsed plain = parser_state<TypeParam>{}.run(doc, uint32_t{kSkipBom} | kByteOffsets | kNoKeyInterning);
+      ASSERT_EQ(p.res.code, plain.res.code) << doc;
+      if (!p.res.ok()) {
+        // As the wasm boundary does after a failed parse (exports.cpp).
+        this->keys_.reset();
+        this->shapes_.reset();
+        by_id.clear();
+        continue;
+      }
+      std::vector<std::string> none;
+      EXPECT_EQ(key_bytes_of(p, doc, by_id), key_bytes_of(plain, doc, none)) << doc;
+    }
+  }
+}
+
 TYPED_TEST(ParseTest, KeyInterningCanBeTurnedOff) {
   parsed p = this->run(R"({"k":1})", kNoKeyInterning);
   ASSERT_TRUE(p.res.ok());
