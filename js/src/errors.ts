@@ -123,6 +123,42 @@ const NATIVE_LINE_COLUMN = (() => {
   return true;
 })();
 
+/**
+ * Whether this engine's JSON.parse reports a missing ':' after a property name other than
+ * an object's first as an unexpected token, or at the end of the input as its end (V8
+ * 11.3, Node 20); later V8 says "Expected ':' after property name" for every property.
+ */
+const LEGACY_COLON_AFTER_COMMA = (() => {
+  try {
+    JSON.parse('{"x":1,"a"}');
+  } catch (e) {
+    return /^Unexpected token/.test((e as Error).message);
+  }
+  return false;
+})();
+
+/**
+ * Whether the property name that ends before `offset` (a missing ':' was found there) is
+ * its object's first: the text before its opening quote, past whitespace, is '{'. The
+ * name is a valid string (wasm read it), so the first quote found going back with an
+ * even run of backslashes before it opens it. Error path only.
+ */
+function isFirstProperty(source: ErrorSource, offset: number): boolean {
+  const at = (i: number) => (typeof source === 'string' ? source.charCodeAt(i) : source[i]!);
+  const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+  let i = offset - 1;
+  while (i >= 0 && isSpace(at(i))) i--;
+  // i: the closing quote. Find the opening one.
+  for (i--; i >= 0; i--) {
+    if (at(i) !== 0x22) continue;
+    let slashes = 0;
+    while (i - 1 - slashes >= 0 && at(i - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) break;
+  }
+  for (i--; i >= 0 && isSpace(at(i)); i--);
+  return i >= 0 && at(i) === 0x7b;
+}
+
 function lineAndColumnText(line: number, column: number): string {
   return NATIVE_LINE_COLUMN ? ` (line ${line} column ${column})` : '';
 }
@@ -134,6 +170,9 @@ function message(
   column: number,
   source: ErrorSource,
 ): string {
+  if (code === 'EXPECTED_COLON' && LEGACY_COLON_AFTER_COMMA && !isFirstProperty(source, offset)) {
+    code = offset >= source.length ? 'UNEXPECTED_END' : 'UNEXPECTED_CHARACTER';
+  }
   if (code === 'UNEXPECTED_END') return 'Unexpected end of JSON input';
   const where = `at position ${offset}${lineAndColumnText(line, column)}`;
   // V8 names a misplaced number or string by its kind, and reports a backslash before a
