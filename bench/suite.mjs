@@ -480,6 +480,26 @@ export const OPERATIONS = [
     check: (doc, got) => deepEqual(walkPath(doc.value, pointerPath((doc._deep ??= deepPointer(doc.value)))), got),
   },
   {
+    // The same read on bytes (a file or a network response as it arrives), against
+    // decoding them and parsing everything, as parse(bytes) is measured. at(text) must
+    // first encode the whole text to UTF-8 (twitter.json: about a third of its time).
+    id: 'at-bytes',
+    label: 'at(bytes, deep pointer)',
+    baseline: 'JSON.parse(TextDecoder(bytes)) + property access',
+    native: (doc) => {
+      const b = doc.bytes;
+      const tokens = pointerPath((doc._deep ??= deepPointer(doc.value)));
+      return () => walkPath(JSON.parse(utf8Decoder.decode(b)), tokens);
+    },
+    available: (c) => typeof c.at === 'function',
+    wasmjson: (c, doc) => {
+      const b = doc.bytes;
+      const p = (doc._deep ??= deepPointer(doc.value));
+      return () => c.at(b, p);
+    },
+    check: (doc, got) => deepEqual(walkPath(doc.value, pointerPath((doc._deep ??= deepPointer(doc.value)))), got),
+  },
+  {
     // Issue #5: 1% of the leaves (every 100th in document order, at least one) read from
     // one lazy document, against parsing everything and walking to each.
     id: 'lazy-1pct',
