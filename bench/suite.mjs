@@ -122,6 +122,28 @@ function splitLines(bytes) {
 // ---------------------------------------------------------------------------------------
 // Checking results against native's
 
+/** The `at` operation on one form of the document ('text' or 'bytes'). */
+function atOperation({ id, form, baseline, parseNative }) {
+  const deep = (doc) => (doc._deep ??= deepPointer(doc.value));
+  return {
+    id,
+    label: `at(${form}, deep pointer)`,
+    baseline: `${baseline} + property access`,
+    native: (doc) => {
+      const input = doc[form];
+      const tokens = pointerPath(deep(doc));
+      return () => walkPath(parseNative(input), tokens);
+    },
+    available: (c) => typeof c.at === 'function',
+    wasmjson: (c, doc) => {
+      const input = doc[form];
+      const p = deep(doc);
+      return () => c.at(input, p);
+    },
+    check: (doc, got) => deepEqual(walkPath(doc.value, pointerPath(deep(doc))), got),
+  };
+}
+
 /** A document's text cut at 90% (of its UTF-16 units): the error path's input. */
 function cutText(doc) {
   return doc.text.slice(0, Math.floor(doc.text.length * 0.9));
@@ -459,46 +481,19 @@ export const OPERATIONS = [
     },
     targets: { mbps: { simd128: 1000 } },
   },
-  {
-    // Issue #5: one deep field read on the bytes, without building the rest, against
-    // parsing everything and walking to it. The field: the first leaf at the greatest
-    // depth (deepPointer below).
-    id: 'at',
-    label: 'at(text, deep pointer)',
-    baseline: 'JSON.parse(text) + property access',
-    native: (doc) => {
-      const t = doc.text;
-      const tokens = pointerPath((doc._deep ??= deepPointer(doc.value)));
-      return () => walkPath(JSON.parse(t), tokens);
-    },
-    available: (c) => typeof c.at === 'function',
-    wasmjson: (c, doc) => {
-      const t = doc.text;
-      const p = (doc._deep ??= deepPointer(doc.value));
-      return () => c.at(t, p);
-    },
-    check: (doc, got) => deepEqual(walkPath(doc.value, pointerPath((doc._deep ??= deepPointer(doc.value)))), got),
-  },
-  {
-    // The same read on bytes (a file or a network response as it arrives), against
-    // decoding them and parsing everything, as parse(bytes) is measured. at(text) must
-    // first encode the whole text to UTF-8 (twitter.json: about a third of its time).
+  // Issue #5: one deep field read on the bytes, without building the rest, against
+  // parsing everything and walking to it. The field: the first leaf at the greatest
+  // depth (deepPointer below).
+  atOperation({ id: 'at', form: 'text', baseline: 'JSON.parse(text)', parseNative: (t) => JSON.parse(t) }),
+  // The same read on bytes (a file or a network response as it arrives), against
+  // decoding them and parsing everything, as parse(bytes) is measured. at(text) must
+  // first encode the whole text to UTF-8 (twitter.json: about a third of its time).
+  atOperation({
     id: 'at-bytes',
-    label: 'at(bytes, deep pointer)',
-    baseline: 'JSON.parse(TextDecoder(bytes)) + property access',
-    native: (doc) => {
-      const b = doc.bytes;
-      const tokens = pointerPath((doc._deep ??= deepPointer(doc.value)));
-      return () => walkPath(JSON.parse(utf8Decoder.decode(b)), tokens);
-    },
-    available: (c) => typeof c.at === 'function',
-    wasmjson: (c, doc) => {
-      const b = doc.bytes;
-      const p = (doc._deep ??= deepPointer(doc.value));
-      return () => c.at(b, p);
-    },
-    check: (doc, got) => deepEqual(walkPath(doc.value, pointerPath((doc._deep ??= deepPointer(doc.value)))), got),
-  },
+    form: 'bytes',
+    baseline: 'JSON.parse(TextDecoder(bytes))',
+    parseNative: (b) => JSON.parse(utf8Decoder.decode(b)),
+  }),
   {
     // Issue #5: 1% of the leaves (every 100th in document order, at least one) read from
     // one lazy document, against parsing everything and walking to each.
