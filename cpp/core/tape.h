@@ -4,6 +4,7 @@
 // The tape is a sequence of 32-bit words. The low 4 bits of an entry's first word are
 // its tag; the upper 28 bits are a payload. Some entries carry extra words.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 namespace wasmjson::tape {
@@ -39,6 +40,24 @@ inline constexpr int32_t kIntMin = -(1 << 27);
 inline constexpr int32_t kIntMax = (1 << 27) - 1;
 
 inline uint32_t word(tag t, uint32_t payload = 0) { return (payload << kTagBits) | t; }
+
+// Words in the entry whose first word is w, without the two source words that follow a
+// primitive's entry with kWithSource.
+inline size_t entry_words(uint32_t w) {
+  switch (w & kTagMask) {
+    case kString:
+    case kKeyNew:
+      return 3;
+    case kStringEsc:
+    case kKeyNewEsc:
+      return 5;
+    case kNumberArray:
+    case kScalarArray:
+      return 2;
+    default:
+      return 1;
+  }
+}
 
 // A literal (kNull, kFalse, kTrue) in a kScalarArray's slot of the numbers array: a NaN
 // (no JSON number is one) whose high word is kLiteralHigh and low word the literal's tag.

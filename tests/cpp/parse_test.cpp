@@ -190,10 +190,7 @@ std::vector<std::string> key_bytes_of(const parsed& p, std::string_view doc, std
         by_id[id] = keys.back();
       }
     }
-    i += tag == tape::kString || tag == tape::kKeyNew ? 3
-         : tag == tape::kStringEsc || tag == tape::kKeyNewEsc ? 5
-         : tag == tape::kNumberArray || tag == tape::kScalarArray ? 2
-                                                                  : 1;
+    i += tape::entry_words(w);
   }
   return keys;
 }

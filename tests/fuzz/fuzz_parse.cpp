@@ -87,23 +87,6 @@ bool same_tape(const tape_buffers& a, const tape_buffers& b) {
 
 state g_scalar, g_swar, g_simd, g_again, g_heap, g_bytes;
 
-// Words in the tape entry starting with word w (docs/TAPE.md; no source words).
-size_t entry_words(uint32_t w) {
-  switch (w & tape::kTagMask) {
-    case tape::kString:
-    case tape::kKeyNew:
-      return 3;
-    case tape::kStringEsc:
-    case tape::kKeyNewEsc:
-      return 5;
-    case tape::kNumberArray:
-    case tape::kScalarArray:
-      return 2;
-    default:
-      return 1;
-  }
-}
-
 // The kStringHeap tape `h` against the same document's plain tape `d` (UTF-16 offsets)
 // and kByteOffsets tape `b`, all from fresh tables; `doc` is the input.
 void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_buffers& b, const uint8_t* doc,
@@ -113,7 +96,7 @@ void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_
   const uint32_t* dw = d.words.data();
   const uint32_t* bw = b.words.data();
   size_t units = 0, bytes = 0;
-  for (size_t i = 0; i < d.words.size(); i += entry_words(dw[i])) {
+  for (size_t i = 0; i < d.words.size(); i += tape::entry_words(dw[i])) {
     uint32_t w = dw[i];
     if (hw[i] != w || bw[i] != w) fail("string heap: entries differ", data, size);
     uint32_t tag = w & tape::kTagMask;
@@ -144,7 +127,7 @@ std::vector<std::vector<uint8_t>> raw_keys(const tape_buffers& t, const uint8_t*
                                            size_t size) {
   std::vector<std::vector<uint8_t>> keys;
   const uint32_t* w = t.words.data();
-  for (size_t i = 0; i < t.words.size(); i += entry_words(w[i])) {
+  for (size_t i = 0; i < t.words.size(); i += tape::entry_words(w[i])) {
     uint32_t tag = w[i] & tape::kTagMask, id = w[i] >> tape::kTagBits;
     if (tag == tape::kKey) {
       if (id >= g_key_bytes.size() || g_key_bytes[id].empty()) fail("key id never defined", data, size);
