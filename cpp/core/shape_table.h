@@ -98,7 +98,7 @@ class shape_table {
 
  private:
   // length for a key predict() does not take: one that is not ASCII (its UTF-16 length
-  // would differ from its bytes'), or too long to be interned.
+  // would differ from its bytes'), or one too long for two words given without kept bytes.
   static constexpr uint32_t kNoBytes = UINT32_MAX;
   // A predicted key: its id, the node it leads to, and its bytes.
   struct slot {
