@@ -29,6 +29,8 @@ export const SMALL_DOC_BYTES = 4096;
 
 const utf8Decoder = new TextDecoder();
 const utf8Encoder = new TextEncoder();
+/** A replacer function that changes nothing (stringify-replacer). */
+const identityReplacer = (_key, value) => value;
 
 // ---------------------------------------------------------------------------------------
 // Statistics
@@ -420,6 +422,39 @@ export const OPERATIONS = [
     },
     targets: { ratio: 1.0, runtime: 'Node 26', nodeRatio: { 24: 1.5 } },
   },
+  // Issue #4 asks for these two ratios to be reported (no target): JSON.stringify's
+  // indented form, and the general path every value takes when a replacer function is
+  // given (here one that changes nothing, so the output is the plain one).
+  {
+    id: 'stringify-space',
+    label: 'stringify(value, null, 2)',
+    baseline: 'JSON.stringify(value, null, 2)',
+    native: (doc) => {
+      const v = doc.value;
+      return () => JSON.stringify(v, null, 2);
+    },
+    available: (c) => typeof c.stringify === 'function',
+    wasmjson: (c, doc) => {
+      const v = doc.value;
+      return () => c.stringify(v, null, 2);
+    },
+    check: (doc, got) => stringDiff((doc._pretty ??= JSON.stringify(doc.value, null, 2)), got),
+  },
+  {
+    id: 'stringify-replacer',
+    label: 'stringify(value, replacer)',
+    baseline: 'JSON.stringify(value, replacer)',
+    native: (doc) => {
+      const v = doc.value;
+      return () => JSON.stringify(v, identityReplacer);
+    },
+    available: (c) => typeof c.stringify === 'function',
+    wasmjson: (c, doc) => {
+      const v = doc.value;
+      return () => c.stringify(v, identityReplacer);
+    },
+    check: (doc, got) => stringDiff(doc.json, got),
+  },
   {
     // RFC 8785 (JCS). The baseline is what one writes with native JSON today: parse, then
     // serialise with keys sorted by UTF-16 code units (jcs below); the result must be
@@ -478,6 +513,49 @@ export const OPERATIONS = [
     check: (doc, got) => {
       if (typeof got !== 'string') return `expected a string, got ${preview(got)}`;
       return sameValueAs(doc, got) ? null : 'output does not parse to the same value';
+    },
+    targets: { mbps: { simd128: 1000 } },
+  },
+  // The same two on bytes (bytes in, bytes out: #5 is about working on JSON bytes),
+  // against decoding, parsing, serialising and encoding with native JSON. The output
+  // is checked as the text forms are.
+  {
+    id: 'minify-bytes',
+    label: 'minify(bytes)',
+    baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes))))',
+    native: (doc) => {
+      const b = doc.bytes;
+      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b))));
+    },
+    available: (c) => typeof c.minify === 'function',
+    wasmjson: (c, doc) => {
+      const b = doc.bytes;
+      return () => c.minify(b);
+    },
+    check: (doc, got) => {
+      if (!(got instanceof Uint8Array)) return `expected a Uint8Array, got ${preview(got)}`;
+      const text = utf8Decoder.decode(got);
+      if (hasWhitespaceOutsideStrings(text)) return 'output has whitespace outside strings';
+      return sameValueAs(doc, text) ? null : 'output does not parse to the same value';
+    },
+    targets: { mbps: { simd128: 1500 } },
+  },
+  {
+    id: 'prettify-bytes',
+    label: 'prettify(bytes)',
+    baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes)), null, 2))',
+    native: (doc) => {
+      const b = doc.bytes;
+      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b)), null, 2));
+    },
+    available: (c) => typeof c.prettify === 'function',
+    wasmjson: (c, doc) => {
+      const b = doc.bytes;
+      return () => c.prettify(b);
+    },
+    check: (doc, got) => {
+      if (!(got instanceof Uint8Array)) return `expected a Uint8Array, got ${preview(got)}`;
+      return sameValueAs(doc, utf8Decoder.decode(got)) ? null : 'output does not parse to the same value';
     },
     targets: { mbps: { simd128: 1000 } },
   },
