@@ -121,6 +121,12 @@ class Writer {
   /** Calls in progress: only the outermost one uses the key cache. */
   active = 0;
   private idle: Session | undefined;
+  /**
+   * The outermost call's walk state, kept from call to call: no arrays to make per call,
+   * and its last shape per depth still holds when the next call's objects have the same
+   * keys (small documents stringified one after another). Nested calls make their own.
+   */
+  readonly walkState: WalkState = newWalkState();
 
   constructor(readonly wasm: Exports) {}
 
@@ -147,6 +153,7 @@ class Writer {
   forgetShapes(): void {
     this.shapes.clear();
     this.shapeCount = 0;
+    this.walkState.lastShape.length = 0;
   }
 
   acquire(): Session {
@@ -187,7 +194,8 @@ class Writer {
     this.f64 = new Float64Array(buffer);
     this.u16 = new Uint16Array(buffer);
     this.u8 = new Uint8Array(buffer);
-    // Node's Buffer, when present: its utf16le write copies a whole batch of strings in one call.
+    // Node's Buffer, when present: its ucs2Write copies a whole batch of strings in one call
+    // (called directly: Buffer.prototype.write's argument checks cost ~20% of the copy).
     this.nodeBuffer = NodeBufferCtor?.from(buffer);
   }
 
@@ -237,7 +245,7 @@ class Writer {
         for (let j = 0; j < units; j++) u16[base + j] = strings.charCodeAt(j);
         bytes = units * 2;
       } else if (this.nodeBuffer !== undefined) {
-        bytes = this.nodeBuffer.write(strings, at, need, 'utf16le');
+        bytes = this.nodeBuffer.ucs2Write(strings, at, need);
       } else {
         bytes = encoder.encodeInto(strings, this.u8.subarray(at, at + need)).written;
         mode |= W_UTF8;
@@ -312,6 +320,9 @@ class Writer {
         for (const k of this.pendingKeys) this.keyIds.delete(k);
         this.pendingKeys.length = 0;
         this.forgetShapes(); // some may hold those ids
+        // The walk stopped with containers open: drop them (and what they hold).
+        this.walkState.stack.length = 0;
+        this.walkState.open.length = 0;
       }
       throw e;
     } finally {
@@ -345,17 +356,14 @@ function walk(
   const opLimit = ops.length - 4;
   const numLimit = nums.length;
   const fast = replacer === undefined;
-  // Key ids per open object's key index, cached per depth by key list (see below).
-  const lastShape: (Shape | undefined)[] = [];
-  const idsAt: number[][] = []; // the ids of the open object at each depth
+  // Key ids per open object's key index, cached per depth by key list (see below), and
+  // the open containers. Empty at the end of a walk that returns.
+  const { lastShape, idsAt, stack, open } = cacheKeys ? w.walkState : newWalkState();
   let ids: number[] = [];
   let op = 0;
   let nb = 0;
   let strings = '';
 
-  // Open containers: per level the parent's (holder, keys, index, length, where).
-  const stack: any[] = [];
-  const open: object[] = [];
   let deep: Set<object> | undefined;
   let holder: any = replacer !== undefined ? { '': root } : undefined;
   let keys: readonly string[] | null = null;
@@ -577,6 +585,22 @@ function walk(
       if (where === IN_OBJECT) ids = idsAt[open.length - 1];
     }
   }
+}
+
+/** The arrays a walk works in (see Writer.walkState). */
+interface WalkState {
+  /** Per depth, the shape of the last object opened there. */
+  lastShape: (Shape | undefined)[];
+  /** Per depth, the key ids of the open object there. */
+  idsAt: number[][];
+  /** Per open container, its parent's (holder, keys, index, length, where). */
+  stack: any[];
+  /** The open containers (the cycle check). */
+  open: object[];
+}
+
+function newWalkState(): WalkState {
+  return { lastShape: [], idsAt: [], stack: [], open: [] };
 }
 
 /** An object's key list and the ids of its keys (UNKNOWN until first written). */

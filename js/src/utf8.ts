@@ -5,7 +5,7 @@
 // U+FFFD for ill-formed bytes, which never reach here: inputs are validated first.
 
 export interface NodeBuffer extends Uint8Array {
-  write(s: string, offset: number, length: number, encoding: 'utf16le'): number;
+  ucs2Write(s: string, offset: number, length: number): number;
   latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;
   utf8Write(s: string, offset: number, length: number): number;
@@ -21,11 +21,13 @@ type BufferCtor = {
 /** Node's Buffer, or undefined outside Node (browsers, bundlers' Buffer polyfills). */
 export const NodeBufferCtor: BufferCtor | undefined = (() => {
   const g = globalThis as unknown as {
-    Buffer?: BufferCtor & { prototype?: { latin1Slice?: unknown; utf8Slice?: unknown } };
+    Buffer?: BufferCtor;
     process?: { versions?: { node?: string } };
   };
   const B = g.Buffer;
-  return g.process?.versions?.node && typeof B?.prototype?.latin1Slice === 'function' && typeof B.prototype.utf8Slice === 'function'
+  const proto = B?.prototype as Record<string, unknown> | undefined;
+  return g.process?.versions?.node &&
+    ['latin1Slice', 'utf8Slice', 'utf8Write', 'ucs2Write'].every((m) => typeof proto?.[m] === 'function')
     ? (B as BufferCtor)
     : undefined;
 })();

@@ -575,6 +575,28 @@ for (const flavor of FLAVORS) {
       expectSame(codec, [longKeys, longKeys], undefined, 2);
     });
 
+    it('calls in a row share walk state safely: after a throw mid-walk, around key cache resets', () => {
+      const boom = new Error('boom');
+      // Thrown with `outer` and `mid` open: the next calls must not see them as still
+      // open (a false cycle) nor reuse anything of the failed walk.
+      const mid: Record<string, unknown> = { m1: [1, 2], m2: { deep: 'x' } };
+      const outer = { o1: mid, o2: { o3: mid, bad: { toJSON: () => { throw boom; } } } };
+      expect(() => codec.stringify(outer)).toThrow(boom);
+      expectSame(codec, { again: mid, list: [mid, mid] });
+      (outer.o2 as Record<string, unknown>).bad = 'fine';
+      expectSame(codec, outer);
+      // Same-shaped records before and after the key cache fills and is reset (its key
+      // ids change): each call's output is the record's own.
+      const record = (i: number) => ({ id: i, name: `n${i}`, tags: ['t', i], meta: { at: i * 1.5, ok: i % 2 === 0 } });
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 5; i++) expectSame(codec, record(i));
+        const wide: Record<string, number> = {};
+        for (let i = 0; i < 9000; i++) wide[`reset_${round}_${i}`] = i;
+        expectSame(codec, wide);
+        expectSame(codec, [record(round), { name: 'x', id: 1 }, record(round + 1)]);
+      }
+    });
+
     it('encode returns a fresh Uint8Array, never a view of wasm memory', () => {
       const a = codec.encode({ a: 1 });
       const b = codec.encode({ a: 1 });
