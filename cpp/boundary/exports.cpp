@@ -7,6 +7,7 @@
 #include "../core/parse.h"
 #include "../core/reformat.h"
 #include "../core/text_position.h"
+#include "../core/utf16_input.h"
 #include "../core/validate.h"
 
 #include "active_kernel.h"
@@ -120,6 +121,15 @@ WJ_EXPORT const uint32_t* wj_text_position(const uint8_t* data, size_t offset) {
   report[3] = static_cast<uint32_t>(t.line_start_units);
   return report;
 }
+
+// String input given as UTF-16: the n units at `units` as UTF-8 at `out` (lone
+// surrogates as U+FFFD, as TextEncoder writes them); returns the bytes written. The
+// units may lie in the output buffer, wj_utf16_input_gap(n) bytes after `out`; either
+// way 32 readable bytes must follow them and 16 writable bytes the output.
+WJ_EXPORT size_t wj_utf16_to_utf8(const uint16_t* units, size_t n, uint8_t* out) {
+  return wasmjson::utf16_to_utf8<active_kernel>(units, n, out);
+}
+WJ_EXPORT size_t wj_utf16_input_gap(size_t n) { return wasmjson::utf16_input_gap(n); }
 
 // Forgets every interned key and shape (JS drops its strings and constructors too).
 WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }

@@ -64,8 +64,12 @@
 //   // out[0..units16) and returns the index of the first unit that is '"', '\\', < 0x20
 //   // or >= 0x80 (units16 when none). Reads units16 units (2 * units16 bytes).
 //   static size_t narrow_string_run(const uint16_t* p, uint8_t* out);
+//   // String input that arrives as UTF-16 (cpp/core/utf16_input.h): stores the low byte
+//   // of each of p[0..units16) to out[0..units16) and returns the index of the first
+//   // unit >= 0x80 (units16 when none). Reads units16 units.
+//   static size_t narrow_ascii_run(const uint16_t* p, uint8_t* out);
 //
-// Every function but narrow_string_run reads exactly `width` bytes starting at p; callers
+// Every function but narrow_string_run and narrow_ascii_run reads exactly `width` bytes starting at p; callers
 // guarantee they are readable (inputs carry kPadding bytes of padding, see
 // padded_input.h) and that `out` has room for a whole chunk.
 #pragma once

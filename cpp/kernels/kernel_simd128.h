@@ -208,6 +208,13 @@ struct simd128_kernel {
     v128_t backslash = wasm_i8x16_eq(bytes, wasm_i8x16_splat('\\'));
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
+  static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
+    v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
+    wasm_v128_store(out, wasm_u8x16_narrow_i16x8(lo, hi));
+    // Lanes > 0x7F as all-ones, narrowed (signed saturation keeps -1) to one byte each.
+    v128_t wide = wasm_i8x16_narrow_i16x8(wasm_u16x8_gt(lo, wasm_i16x8_splat(0x7F)), wasm_u16x8_gt(hi, wasm_i16x8_splat(0x7F)));
+    return first(wasm_i8x16_bitmask(wide));
+  }
 };
 
 }  // namespace wasmjson

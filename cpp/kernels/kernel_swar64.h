@@ -138,6 +138,18 @@ struct swar64_kernel {
     uint64_t h1 = special16(x1);
     return h1 ? 4 + (static_cast<size_t>(__builtin_ctzll(h1)) >> 4) : units16;
   }
+  static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
+    uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+    uint64_t packed = pack16(x0) | (pack16(x1) << 32);
+    std::memcpy(out, &packed, 8);
+    // Lanes with any of bits 7..15 set.
+    uint64_t h0 = ~zero16(x0 & (kOnes16 * 0xFF80)) & kHigh16;
+    if (h0) return static_cast<size_t>(__builtin_ctzll(h0)) >> 4;
+    uint64_t h1 = ~zero16(x1 & (kOnes16 * 0xFF80)) & kHigh16;
+    return h1 ? 4 + (static_cast<size_t>(__builtin_ctzll(h1)) >> 4) : units16;
+  }
 };
 
 }  // namespace wasmjson

@@ -3,7 +3,7 @@ import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
-import { Memory, type Region } from './memory.js';
+import { Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
@@ -98,12 +98,16 @@ function restoreLoneSurrogates(input: string, output: string): string {
 }
 const OUT_OF_MEMORY = 18;
 
-export function createCodec(instance: WebAssembly.Instance): Codec {
+export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput } = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
   wasm._initialize();
   const flavor = KERNELS[wasm.wj_kernel()];
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
-  const memory = new Memory(wasm);
+  const stringInput = options.stringInput ?? 'auto';
+  if (stringInput !== 'auto' && stringInput !== 'utf8' && stringInput !== 'utf16') {
+    throw new TypeError(`wasmjson: stringInput must be 'auto', 'utf8' or 'utf16', got ${String(stringInput)}`);
+  }
+  const memory = new Memory(wasm, stringInput);
   const keys = new KeyCache();
 
   /**

@@ -22,6 +22,10 @@ export interface WasmExports {
   wj_nav_entries(doc: number, len: number, offset: number): number;
   /** RFC 8785 text of a JSON document; returns a pointer to the canonicalize report. */
   wj_canonicalize(ptr: number, len: number, flags: number): number;
+  /** n UTF-16 units at `units` -> UTF-8 at `out` (lone surrogates as U+FFFD); returns the bytes written. */
+  wj_utf16_to_utf8(units: number, n: number, out: number): number;
+  /** Where n units may sit after the output of wj_utf16_to_utf8, in bytes (even). */
+  wj_utf16_input_gap(n: number): number;
 }
 
 export type Flavor = 'simd128' | 'swar64';

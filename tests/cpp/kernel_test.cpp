@@ -256,6 +256,38 @@ TYPED_TEST(KernelTest, NarrowStringRunEveryUnitInEveryLane) {
   }
 }
 
+// String input as UTF-16 (utf16_input.h): the low byte of every unit stored, and the
+// stop at the first unit >= 0x80.
+template <class K>
+void check_narrow_ascii_chunk(const uint16_t* p) {
+  uint8_t out[64];
+  std::memset(out, 0xAA, sizeof out);
+  size_t want = K::units16;
+  for (size_t i = 0; i < K::units16; ++i) {
+    if (p[i] >= 0x80) {
+      want = i;
+      break;
+    }
+  }
+  ASSERT_EQ(K::narrow_ascii_run(p, out), want);
+  for (size_t i = 0; i < want; ++i) ASSERT_EQ(out[i], p[i]);
+}
+
+TYPED_TEST(KernelTest, NarrowAsciiRunEveryUnitInEveryLane) {
+  using K = TypeParam;
+  std::vector<uint16_t> units;
+  for (uint32_t u = 0; u < 0x200; ++u) units.push_back(static_cast<uint16_t>(u));
+  for (uint32_t u = 0x200; u < 0x10000; u += 0xFF) units.push_back(static_cast<uint16_t>(u));
+  for (uint16_t u : {0x7F7F, 0x8000, 0x807F, 0xFF7F, 0xD800, 0xDFFF, 0xFFFF, 0x0100, 0x017F, 0x1F00}) units.push_back(u);
+  for (size_t lane = 0; lane < K::units16; ++lane) {
+    for (uint16_t u : units) {
+      std::vector<uint16_t> chunk(K::units16 + 16, 'a');
+      chunk[lane] = u;
+      check_narrow_ascii_chunk<K>(chunk.data());
+    }
+  }
+}
+
 TYPED_TEST(KernelTest, CopyAndNarrowRandomChunks) {
   using K = TypeParam;
   std::mt19937_64 rng(7);

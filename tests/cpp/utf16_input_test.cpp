@@ -1,0 +1,119 @@
+// utf16_to_utf8 (string input given as UTF-16) against a reference encoder, for every
+// kernel: ASCII runs across kernel steps, 2-, 3- and 4-byte characters, lone surrogates
+// (U+FFFD, as TextEncoder writes them), and the in-place layout JS uses.
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../../cpp/core/utf16_input.h"
+#include "kernels.h"
+
+using namespace wasmjson;
+
+template <class K>
+class Utf16InputTest : public ::testing::Test {};
+TYPED_TEST_SUITE(Utf16InputTest, AllKernels, KernelNames);
+
+namespace {
+
+// What TextEncoder writes for these units.
+std::string reference_utf8(const std::vector<uint16_t>& u) {
+  std::string out;
+  auto put = [&](uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  };
+  for (size_t i = 0; i < u.size(); ++i) {
+    uint32_t c = u[i];
+    if (c >= 0xD800 && c < 0xDC00 && i + 1 < u.size() && u[i + 1] >= 0xDC00 && u[i + 1] < 0xE000) {
+      put(0x10000 + ((c - 0xD800) << 10) + (u[i + 1] - 0xDC00));
+      ++i;
+    } else if (c >= 0xD800 && c < 0xE000) {
+      put(0xFFFD);
+    } else {
+      put(c);
+    }
+  }
+  return out;
+}
+
+// Both layouts: units in a buffer of their own (garbage after them), and in place at
+// utf16_input_gap(n) after the output, as js/src/memory.ts puts them.
+template <class K>
+void expect_transcodes(const std::vector<uint16_t>& units, const std::string& label) {
+  std::string want = reference_utf8(units);
+  size_t n = units.size();
+  std::vector<uint16_t> apart(n + 64, 0xD800);
+  std::copy(units.begin(), units.end(), apart.begin());
+  std::vector<uint8_t> out(3 * n + 16 + kPadding, 0xAA);
+  size_t len = utf16_to_utf8<K>(apart.data(), n, out.data());
+  ASSERT_EQ(std::string(out.begin(), out.begin() + len), want) << label << " (apart)";
+
+  size_t gap = utf16_input_gap(n);
+  ASSERT_EQ(gap % 2, 0u);
+  ASSERT_GE(gap, n + 16);
+  std::vector<uint8_t> region(gap + 2 * n + kPadding, 0xAA);
+  if (n) std::memcpy(region.data() + gap, units.data(), 2 * n);
+  len = utf16_to_utf8<K>(reinterpret_cast<const uint16_t*>(region.data() + gap), n, region.data());
+  ASSERT_EQ(std::string(region.begin(), region.begin() + len), want) << label << " (in place)";
+}
+
+}  // namespace
+
+TYPED_TEST(Utf16InputTest, EveryKindOfUnitAtEveryPositionAndLength) {
+  using K = TypeParam;
+  const std::vector<uint16_t> specials = {0x00, 0x41, 0x7F, 0x80, 0xE9, 0xFF, 0x100, 0x7FF, 0x800, 0x4E16,
+                                          0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF};
+  for (size_t n = 0; n <= 40; ++n) {
+    for (size_t at = 0; at < n; ++at) {
+      for (uint16_t u : specials) {
+        std::vector<uint16_t> units(n, 'x');
+        units[at] = u;
+        expect_transcodes<K>(units, "n=" + std::to_string(n) + " at=" + std::to_string(at) + " u=" + std::to_string(u));
+      }
+      // A surrogate pair at `at` (cut by the end when at is the last unit).
+      std::vector<uint16_t> units(n, 'y');
+      units[at] = 0xD83D;
+      if (at + 1 < n) units[at + 1] = 0xDE00;
+      expect_transcodes<K>(units, "pair n=" + std::to_string(n) + " at=" + std::to_string(at));
+    }
+  }
+}
+
+TYPED_TEST(Utf16InputTest, RandomTextsOfMixedRuns) {
+  using K = TypeParam;
+  std::mt19937_64 rng(20261130);
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<uint16_t> units;
+    size_t runs = rng() % 12;
+    for (size_t r = 0; r < runs; ++r) {
+      size_t len = rng() % 40;
+      int kind = static_cast<int>(rng() % 6);
+      for (size_t i = 0; i < len; ++i) {
+        switch (kind) {
+          case 0: units.push_back(static_cast<uint16_t>(0x20 + rng() % 0x5F)); break;   // ASCII
+          case 1: units.push_back(static_cast<uint16_t>(0x80 + rng() % 0x780)); break;  // 2 bytes
+          case 2: units.push_back(static_cast<uint16_t>(0x800 + rng() % 0xD000)); break;  // 3 bytes
+          case 3: units.push_back(0xD800 + rng() % 0x400); units.push_back(0xDC00 + rng() % 0x400); break;  // pairs
+          case 4: units.push_back(static_cast<uint16_t>(0xD800 + rng() % 0x800)); break;  // lone surrogates
+          default: units.push_back(static_cast<uint16_t>(rng())); break;
+        }
+      }
+    }
+    expect_transcodes<K>(units, "round " + std::to_string(round));
+  }
+}

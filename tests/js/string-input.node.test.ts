@@ -1,0 +1,112 @@
+// String input as UTF-16 units (InitOptions.stringInput = 'utf16', Node only): the
+// string's own units are copied into wasm memory and transcoded there. Every entry point
+// that takes a string must give exactly what the engine's UTF-8 route gives: values,
+// errors with their offsets, lines and columns, lone surrogates, outputs.
+import { describe, expect, it } from 'vitest';
+import { load, type Codec, type Flavor } from 'wasmjson';
+import { attempt } from './support/outcome.js';
+import { FLAVORS } from './support/flavors.js';
+import { jsonDiff, keyOrders, mutate, randomDocument, randomOptions, Rng } from './support/random-json.js';
+
+/** What a call gives, comparable across codecs: the value, or the error's class, message and position. */
+function outcome(fn: () => unknown): unknown {
+  const r = attempt(fn);
+  if (r.ok) return { value: r.value };
+  const e = r.error as Error & { offset?: number; line?: number; column?: number };
+  return { error: e.constructor.name, message: e.message, offset: e.offset, line: e.line, column: e.column };
+}
+
+function expectSameOutcome(utf16: Codec, utf8: Codec, call: (c: Codec) => unknown, label: string): void {
+  const a = outcome(() => call(utf16));
+  const b = outcome(() => call(utf8));
+  expect(jsonDiff(a, b), label).toBe('');
+  expect(keyOrders(a), label).toEqual(keyOrders(b));
+}
+
+// Text that is not ASCII and large enough for the UTF-16 route under 'auto' as well.
+const WIDE = '\u4e16\u754c \u00e9 \u0416 \ud83d\ude00';
+
+for (const flavor of FLAVORS) {
+  describe(`string input as UTF-16 (${flavor})`, async () => {
+    const utf16 = await load({ flavor: flavor as Flavor, stringInput: 'utf16' });
+    const utf8 = await load({ flavor: flavor as Flavor, stringInput: 'utf8' });
+    const auto = await load({ flavor: flavor as Flavor });
+
+    it('parses generated documents exactly as JSON.parse, at every size (kernel steps, scratch growth)', () => {
+      const rng = new Rng(41);
+      for (let i = 0; i < 400; i++) {
+        const { text, value } = randomDocument(rng, randomOptions(rng));
+        const padded = i % 3 === 0 ? `${' '.repeat(i % 17)}${text}` : text;
+        expect(jsonDiff(utf16.parse(padded), value), `document ${i}`).toBe('');
+        expect(jsonDiff(auto.parse(padded), value), `document ${i} (auto)`).toBe('');
+      }
+      // Large documents: the region grows past the scratch buffer, twice over.
+      for (const n of [3000, 70000, 300000]) {
+        const doc = JSON.stringify(Array.from({ length: n / 10 }, (_, k) => ({ [`k${k % 50}${WIDE}`]: `${WIDE}${k}`, n: k / 3 })));
+        expect(jsonDiff(utf16.parse(doc), JSON.parse(doc)), `${n}`).toBe('');
+        expect(jsonDiff(auto.parse(doc), JSON.parse(doc)), `${n} (auto)`).toBe('');
+      }
+    });
+
+    it('errors: same message, offset, line and column as the UTF-8 route', () => {
+      const rng = new Rng(42);
+      for (let i = 0; i < 600; i++) {
+        const { text } = randomDocument(rng, randomOptions(rng));
+        const bad = mutate(rng, `${WIDE.repeat(i % 3)}${text}`);
+        expectSameOutcome(utf16, utf8, (c) => c.parse(bad), `mutated ${i}: ${bad.slice(0, 60)}`);
+      }
+      for (const bad of [`["${WIDE}", 1,]`, `{"${WIDE}": tru}`, `[\n"\u00e9",\n"\u4e16\n"]`, `"${WIDE}`, `${WIDE}`, '[1, \ud800]']) {
+        expectSameOutcome(utf16, utf8, (c) => c.parse(bad), bad);
+      }
+    });
+
+    it('lone surrogates survive in strings and keys, as in JSON.parse', () => {
+      for (const text of ['"\ud800"', '["a\udc00b", "\ud83d"]', '{"\udbff": "\ud800\ud800x", "k": "\ude00"}', `{"${WIDE}\ud800": ["${WIDE}"]}`]) {
+        expect(jsonDiff(utf16.parse(text), JSON.parse(text)), text).toBe('');
+      }
+      // Real U+FFFD next to lone surrogates: only the lone ones are restored.
+      const mixed = `["\ufffd\ud800\ufffd", {"\ufffd": "\udfff"}, "${'x'.repeat(5000)}\ud800"]`;
+      expect(jsonDiff(utf16.parse(mixed), JSON.parse(mixed))).toBe('');
+      expect(jsonDiff(auto.parse(mixed), JSON.parse(mixed))).toBe('');
+    });
+
+    it('every other string entry point agrees with the UTF-8 route', () => {
+      const rng = new Rng(43);
+      for (let i = 0; i < 120; i++) {
+        const { text } = randomDocument(rng, randomOptions(rng));
+        const doc = `[${text}, "${WIDE}"]`;
+        const input = i % 4 === 3 ? mutate(rng, doc) : doc;
+        expectSameOutcome(utf16, utf8, (c) => c.validate(input, { explain: true }), `validate ${i}`);
+        expectSameOutcome(utf16, utf8, (c) => c.minify(input), `minify ${i}`);
+        expectSameOutcome(utf16, utf8, (c) => c.prettify(input, { indent: '\t' }), `prettify ${i}`);
+        expectSameOutcome(utf16, utf8, (c) => c.canonicalize(input), `canonicalize ${i}`);
+        expectSameOutcome(utf16, utf8, (c) => c.at(input, '/0'), `at ${i}`);
+        expectSameOutcome(utf16, utf8, (c) => {
+          const d = c.lazy(input);
+          if (d === null || typeof d !== 'object') return d;
+          try {
+            return d.toJS();
+          } finally {
+            d.free();
+          }
+        }, `lazy ${i}`);
+      }
+    });
+
+    it('a reviver may parse again while the outer document is still in memory', () => {
+      const inner = `{"${WIDE}": [${'1,'.repeat(3000)}2]}`;
+      const outer = `{"a": "${WIDE}", "b": [${'"x",'.repeat(2000)}"y"], "c": 1}`;
+      const seen: unknown[] = [];
+      const got = utf16.parse(outer, function (this: unknown, k: string, v: unknown) {
+        if (k === 'c') seen.push(utf16.parse(inner));
+        return v;
+      });
+      expect(jsonDiff(got, JSON.parse(outer))).toBe('');
+      expect(jsonDiff(seen[0], JSON.parse(inner))).toBe('');
+    });
+
+    it('stringInput is checked', async () => {
+      await expect(load({ flavor: flavor as Flavor, stringInput: 'utf32' as never })).rejects.toThrow(TypeError);
+    });
+  });
+}
