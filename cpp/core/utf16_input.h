@@ -45,18 +45,32 @@ size_t utf16_to_utf8(const uint16_t* p, size_t n, uint8_t* out) {
       *o++ = static_cast<uint8_t>(*p++);
       continue;
     }
-    // Text that is not ASCII (CJK, Cyrillic, ...) mixes in spaces and punctuation: unit
-    // by unit until two ASCII units in a row (a kernel step for one space cost more).
+    // Text that is not ASCII mixes in spaces and punctuation: eight units at a time
+    // where all are below 0x800 (Latin, Greek, Cyrillic, ...: utf8_pairs_run), else the
+    // next eight unit by unit (CJK: 3 bytes; surrogates), until two ASCII units in a row.
     do {
-      uint16_t u = *p++;
-      if (u < 0x80) {
-        *o++ = static_cast<uint8_t>(u);
-      } else if ((u & 0xF800) != 0xD800) {
-        o = detail::put_bmp(o, u);
-      } else if (detail::is_high(u) && p < end && detail::is_low(*p)) {
-        o = detail::put_utf8(o, detail::pair(u, *p++));
-      } else {
-        o = detail::put_bmp(o, 0xFFFD);
+      const uint16_t* step_end = end;
+      if (static_cast<size_t>(end - p) >= 8) {
+        size_t bytes = Kernel::utf8_pairs_run(p, o);
+        if (bytes != 0) {
+          p += 8;
+          o += bytes;
+          continue;
+        }
+        step_end = p + 8;
+      }
+      // (A pair may take the last step one unit past step_end.)
+      while (p < step_end) {
+        uint16_t u = *p++;
+        if (u < 0x80) {
+          *o++ = static_cast<uint8_t>(u);
+        } else if ((u & 0xF800) != 0xD800) {
+          o = detail::put_bmp(o, u);
+        } else if (detail::is_high(u) && p < end && detail::is_low(*p)) {
+          o = detail::put_utf8(o, detail::pair(u, *p++));
+        } else {
+          o = detail::put_bmp(o, 0xFFFD);
+        }
       }
     } while (p < end && (*p >= 0x80 || (end - p > 1 && p[1] >= 0x80)));
   }

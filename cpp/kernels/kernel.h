@@ -68,8 +68,12 @@
 //   // of each of p[0..units16) to out[0..units16) and returns the index of the first
 //   // unit >= 0x80 (units16 when none). Reads units16 units.
 //   static size_t narrow_ascii_run(const uint16_t* p, uint8_t* out);
+//   // The same input, units below 0x800: when all 8 units at p are, stores their UTF-8
+//   // (8 to 16 bytes) at out (16 bytes stored) and returns its length; else returns 0
+//   // and stores nothing. Kernels may always return 0 (swar64 and scalar do).
+//   static size_t utf8_pairs_run(const uint16_t* p, uint8_t* out);
 //
-// Every function but narrow_string_run and narrow_ascii_run reads exactly `width` bytes starting at p; callers
+// Every function but narrow_string_run, narrow_ascii_run and utf8_pairs_run reads exactly `width` bytes starting at p; callers
 // guarantee they are readable (inputs carry kPadding bytes of padding, see
 // padded_input.h) and that `out` has room for a whole chunk.
 #pragma once

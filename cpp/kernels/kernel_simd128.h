@@ -65,6 +65,24 @@ struct utf8_tables {
 };
 inline constexpr utf8_tables kUtf8{};
 
+// utf8_pairs_run's compaction: for each 8-bit mask of the lanes that take two bytes,
+// the byte indices (into the lanes' byte pairs) to keep, in order: both bytes of those
+// lanes, the first of the others (ASCII).
+struct pair_compaction {
+  uint8_t index[256][16];
+  constexpr pair_compaction() : index() {
+    for (int m = 0; m < 256; ++m) {
+      int k = 0;
+      for (int lane = 0; lane < 8; ++lane) {
+        index[m][k++] = static_cast<uint8_t>(2 * lane);
+        if (m & (1 << lane)) index[m][k++] = static_cast<uint8_t>(2 * lane + 1);
+      }
+      while (k < 16) index[m][k++] = 0x80;  // out of range: swizzle writes 0
+    }
+  }
+};
+inline constexpr pair_compaction kPairCompaction{};
+
 }  // namespace simd128_utf8
 
 struct simd128_kernel {
@@ -207,6 +225,20 @@ struct simd128_kernel {
     v128_t quote = wasm_i8x16_eq(bytes, wasm_i8x16_splat('"'));
     v128_t backslash = wasm_i8x16_eq(bytes, wasm_i8x16_splat('\\'));
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
+  }
+  // Eight units below 0x800 (ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic, ...) as
+  // UTF-8: each lane's two candidate bytes made at once, then the second byte of ASCII
+  // lanes squeezed out by one swizzle.
+  static inline size_t utf8_pairs_run(const uint16_t* p, uint8_t* out) {
+    v128_t v = wasm_v128_load(p);
+    if (wasm_v128_any_true(wasm_u16x8_gt(v, wasm_i16x8_splat(0x7FF)))) return 0;
+    v128_t two = wasm_u16x8_gt(v, wasm_i16x8_splat(0x7F));
+    v128_t lead = wasm_v128_bitselect(wasm_v128_or(wasm_u16x8_shr(v, 6), wasm_i16x8_splat(0xC0)), v, two);
+    v128_t trail = wasm_v128_or(wasm_v128_and(v, wasm_i16x8_splat(0x3F)), wasm_i16x8_splat(0x80));
+    v128_t pairs = wasm_v128_or(lead, wasm_i16x8_shl(trail, 8));  // little-endian: lead first
+    uint32_t m = static_cast<uint32_t>(wasm_i16x8_bitmask(two));
+    wasm_v128_store(out, wasm_i8x16_swizzle(pairs, wasm_v128_load(simd128_utf8::kPairCompaction.index[m])));
+    return 8 + static_cast<size_t>(__builtin_popcount(m));
   }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
     v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);

@@ -138,6 +138,8 @@ struct swar64_kernel {
     uint64_t h1 = special16(x1);
     return h1 ? 4 + (static_cast<size_t>(__builtin_ctzll(h1)) >> 4) : units16;
   }
+  // No pair step here (utf16_input.h then goes unit by unit).
+  static inline size_t utf8_pairs_run(const uint16_t*, uint8_t*) { return 0; }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
     std::memcpy(&x0, p, 8);

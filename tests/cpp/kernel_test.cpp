@@ -288,6 +288,49 @@ TYPED_TEST(KernelTest, NarrowAsciiRunEveryUnitInEveryLane) {
   }
 }
 
+// utf8_pairs_run: eight units below 0x800 as their UTF-8, or 0 (nothing stored) when
+// any is not, or when the kernel has no such step.
+TYPED_TEST(KernelTest, Utf8PairsRunMatchesAnEncoder) {
+  using K = TypeParam;
+  std::mt19937_64 rng(11);
+  const uint16_t edges[] = {0x00, 0x41, 0x7F, 0x80, 0xFF, 0x100, 0x3FF, 0x400, 0x7FE, 0x7FF, 0x800, 0xD800, 0xFFFF};
+  for (int round = 0; round < 200000; ++round) {
+    uint16_t units[8];
+    for (auto& u : units) {
+      uint64_t r = rng();
+      u = r % 4 == 0 ? edges[(r >> 8) % 13] : r % 4 == 1 ? static_cast<uint16_t>((r >> 8) % 0x80) : static_cast<uint16_t>((r >> 8) % 0x800);
+    }
+    uint8_t out[32];
+    std::memset(out, 0xAA, sizeof out);
+    size_t n = K::utf8_pairs_run(units, out);
+    bool all_below = true;
+    std::vector<uint8_t> want;
+    for (uint16_t u : units) {
+      if (u >= 0x800) all_below = false;
+      if (u < 0x80) {
+        want.push_back(static_cast<uint8_t>(u));
+      } else {
+        want.push_back(static_cast<uint8_t>(0xC0 | (u >> 6)));
+        want.push_back(static_cast<uint8_t>(0x80 | (u & 0x3F)));
+      }
+    }
+    if (n == 0) {
+      ASSERT_EQ(out[0], 0xAA) << "declined, but stored";
+      continue;
+    }
+    ASSERT_TRUE(all_below) << "took a unit >= 0x800";
+    ASSERT_EQ(n, want.size());
+    ASSERT_EQ(std::memcmp(out, want.data(), n), 0) << "round " << round;
+    ASSERT_EQ(out[16], 0xAA) << "stored past 16 bytes";
+  }
+  if constexpr (std::is_same_v<K, simd128_kernel>) {
+    // The SIMD128 kernel takes every all-below-0x800 group.
+    uint16_t cyrillic[8] = {0x0416, 0x0438, 0x0437, 0x043D, 0x044C, ' ', 0x0418, '!'};
+    uint8_t out[16];
+    ASSERT_EQ(K::utf8_pairs_run(cyrillic, out), 14u);
+  }
+}
+
 TYPED_TEST(KernelTest, CopyAndNarrowRandomChunks) {
   using K = TypeParam;
   std::mt19937_64 rng(7);
