@@ -115,7 +115,7 @@ struct swar64_kernel {
   static inline uint64_t zero16(uint64_t t) { return ~(((t & ~kHigh16) + ~kHigh16) | t) & kHigh16; }
   static inline uint64_t special16(uint64_t x) {
     // Lanes >= 0x80 (any of bits 7..15 set) or < 0x20 (bits 5..15 all clear).
-    uint64_t wide = ~zero16(x & (kOnes16 * 0xFF80)) & kHigh16;
+    uint64_t wide = wide16(x);
     uint64_t control = zero16(x & (kOnes16 * 0xFFE0));
     uint64_t quote = zero16(x ^ (kOnes16 * '"'));
     uint64_t backslash = zero16(x ^ (kOnes16 * '\\'));
@@ -127,31 +127,26 @@ struct swar64_kernel {
     y = (y | (y >> 8)) & 0x0000FFFF0000FFFFULL;
     return (y | (y >> 16)) & 0x00000000FFFFFFFFULL;
   }
-  static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
+  // Lanes >= 0x80 (any of bits 7..15 set).
+  static inline uint64_t wide16(uint64_t x) { return ~zero16(x & (kOnes16 * 0xFF80)) & kHigh16; }
+  // Stores the low bytes of p[0..8) at out; returns the index of the first lane `stop`
+  // marks (units16 when none).
+  template <uint64_t (*stop)(uint64_t)>
+  static inline size_t narrow_until(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
     std::memcpy(&x0, p, 8);
     std::memcpy(&x1, p + 4, 8);
     uint64_t packed = pack16(x0) | (pack16(x1) << 32);
     std::memcpy(out, &packed, 8);
-    uint64_t h0 = special16(x0);
+    uint64_t h0 = stop(x0);
     if (h0) return static_cast<size_t>(__builtin_ctzll(h0)) >> 4;
-    uint64_t h1 = special16(x1);
+    uint64_t h1 = stop(x1);
     return h1 ? 4 + (static_cast<size_t>(__builtin_ctzll(h1)) >> 4) : units16;
   }
+  static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) { return narrow_until<special16>(p, out); }
+  static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) { return narrow_until<wide16>(p, out); }
   // No pair step here (utf16_input.h then goes unit by unit).
   static inline size_t utf8_pairs_run(const uint16_t*, uint8_t*) { return 0; }
-  static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
-    uint64_t x0, x1;
-    std::memcpy(&x0, p, 8);
-    std::memcpy(&x1, p + 4, 8);
-    uint64_t packed = pack16(x0) | (pack16(x1) << 32);
-    std::memcpy(out, &packed, 8);
-    // Lanes with any of bits 7..15 set.
-    uint64_t h0 = ~zero16(x0 & (kOnes16 * 0xFF80)) & kHigh16;
-    if (h0) return static_cast<size_t>(__builtin_ctzll(h0)) >> 4;
-    uint64_t h1 = ~zero16(x1 & (kOnes16 * 0xFF80)) & kHigh16;
-    return h1 ? 4 + (static_cast<size_t>(__builtin_ctzll(h1)) >> 4) : units16;
-  }
 };
 
 }  // namespace wasmjson

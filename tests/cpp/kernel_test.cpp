@@ -181,21 +181,30 @@ void check_copy_chunk(const uint8_t* p) {
   ASSERT_EQ(std::memcmp(out, p, K::width), 0);
 }
 
-template <class K>
-void check_narrow_chunk(const uint16_t* p) {
+// A narrowing run (narrow_string_run, narrow_ascii_run) of kernel K over p[0..units16):
+// it stops at the first unit `stops` says, and the units before are ASCII and come out
+// exactly.
+template <class K, class Run, class Stops>
+void check_narrowing(const uint16_t* p, Run run, Stops stops) {
   uint8_t out[64];
   std::memset(out, 0xAA, sizeof out);
   size_t want = K::units16;
   for (size_t i = 0; i < K::units16; ++i) {
-    uint8_t ignored;
-    if (scalar_kernel::narrow_string_run(p + i, &ignored) == 0) {
+    if (stops(p[i])) {
       want = i;
       break;
     }
   }
-  ASSERT_EQ(K::narrow_string_run(p, out), want);
-  // Units before the stop are ASCII and come out exactly.
+  ASSERT_EQ(run(p, out), want);
   for (size_t i = 0; i < want; ++i) ASSERT_EQ(out[i], p[i]);
+}
+
+template <class K>
+void check_narrow_chunk(const uint16_t* p) {
+  check_narrowing<K>(p, K::narrow_string_run, [](uint16_t u) {
+    uint8_t ignored;
+    return scalar_kernel::narrow_string_run(&u, &ignored) == 0;
+  });
 }
 
 // The unescaper's widening run: every byte of the chunk stored as a unit, and the stop at
@@ -256,21 +265,10 @@ TYPED_TEST(KernelTest, NarrowStringRunEveryUnitInEveryLane) {
   }
 }
 
-// String input as UTF-16 (utf16_input.h): the low byte of every unit stored, and the
-// stop at the first unit >= 0x80.
+// String input as UTF-16 (utf16_input.h): the stop at the first unit >= 0x80.
 template <class K>
 void check_narrow_ascii_chunk(const uint16_t* p) {
-  uint8_t out[64];
-  std::memset(out, 0xAA, sizeof out);
-  size_t want = K::units16;
-  for (size_t i = 0; i < K::units16; ++i) {
-    if (p[i] >= 0x80) {
-      want = i;
-      break;
-    }
-  }
-  ASSERT_EQ(K::narrow_ascii_run(p, out), want);
-  for (size_t i = 0; i < want; ++i) ASSERT_EQ(out[i], p[i]);
+  check_narrowing<K>(p, K::narrow_ascii_run, [](uint16_t u) { return u >= 0x80; });
 }
 
 TYPED_TEST(KernelTest, NarrowAsciiRunEveryUnitInEveryLane) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../../cpp/core/utf16_input.h"
+#include "../support/utf8_reference.h"
 #include "kernels.h"
 
 using namespace wasmjson;
@@ -17,45 +18,11 @@ TYPED_TEST_SUITE(Utf16InputTest, AllKernels, KernelNames);
 
 namespace {
 
-// What TextEncoder writes for these units.
-std::string reference_utf8(const std::vector<uint16_t>& u) {
-  std::string out;
-  auto put = [&](uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  };
-  for (size_t i = 0; i < u.size(); ++i) {
-    uint32_t c = u[i];
-    if (c >= 0xD800 && c < 0xDC00 && i + 1 < u.size() && u[i + 1] >= 0xDC00 && u[i + 1] < 0xE000) {
-      put(0x10000 + ((c - 0xD800) << 10) + (u[i + 1] - 0xDC00));
-      ++i;
-    } else if (c >= 0xD800 && c < 0xE000) {
-      put(0xFFFD);
-    } else {
-      put(c);
-    }
-  }
-  return out;
-}
-
 // Both layouts: units in a buffer of their own (garbage after them), and in place at
 // utf16_input_gap(n) after the output, as js/src/memory.ts puts them.
 template <class K>
 void expect_transcodes(const std::vector<uint16_t>& units, const std::string& label) {
-  std::string want = reference_utf8(units);
+  std::string want = utf8_reference::encode_utf16(units.data(), units.size());
   size_t n = units.size();
   std::vector<uint16_t> apart(n + 64, 0xD800);
   std::copy(units.begin(), units.end(), apart.begin());

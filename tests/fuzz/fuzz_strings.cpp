@@ -104,21 +104,7 @@ ORACLE bytes reference_escape(const units& u) {
 
 // What TextEncoder makes of u (lone surrogates -> U+FFFD), or WTF-8 (keep_lone).
 ORACLE bytes encode_utf8(const units& u, bool keep_lone, bool* lone = nullptr) {
-  bytes o;
-  if (lone) *lone = false;
-  for (size_t i = 0; i < u.size(); ++i) {
-    uint16_t c = u[i];
-    if (is_high(c) && i + 1 < u.size() && is_low(u[i + 1])) {
-      put_utf8(o, 0x10000 + ((c - 0xD800u) << 10) + (u[i + 1] - 0xDC00u));
-      ++i;
-    } else if (is_high(c) || is_low(c)) {
-      if (lone) *lone = true;
-      put_utf8(o, keep_lone ? c : 0xFFFD);
-    } else {
-      put_utf8(o, c);
-    }
-  }
-  return o;
+  return utf8_reference::encode_utf16(u.data(), u.size(), keep_lone, lone);
 }
 
 // Well-formed UTF-8 -> UTF-16 units (tests/support/utf8_reference.h).

@@ -5,8 +5,8 @@
 // units apart (in a buffer of exactly n units, so AddressSanitizer reports any read past
 // them) and in place (at utf16_input_gap(n) after the output, as js/src/memory.ts puts
 // them):
-//   1. the output is what an independent encoder makes of the units, TextEncoder's way
-//      (each lone surrogate as U+FFFD), byte for byte;
+//   1. the output is what the reference encoder (tests/support/utf8_reference.h) makes of
+//      the units, TextEncoder's way (each lone surrogate as U+FFFD), byte for byte;
 //   2. it is well-formed UTF-8 (utf8::validate), at most 3 bytes a unit;
 //   3. the in-place output never overtakes the units: the result equals the apart one.
 //
@@ -24,45 +24,13 @@
 #include "kernels/kernel_simd128.h"
 #include "kernels/kernel_swar64.h"
 
+// The reference encoder is left out of coverage (it is not the code under test).
+#define WASMJSON_REFERENCE_FN __attribute__((no_sanitize("coverage")))
+#include "../support/utf8_reference.h"
+
 using namespace wasmjson;
 
 namespace {
-
-#define ORACLE __attribute__((no_sanitize("coverage")))
-
-ORACLE void put(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-// The WHATWG encoder: a code point per pair, U+FFFD per lone surrogate.
-ORACLE std::string reference(const std::vector<uint16_t>& u) {
-  std::string out;
-  for (size_t i = 0; i < u.size(); ++i) {
-    uint32_t c = u[i];
-    bool high = c >= 0xD800 && c < 0xDC00, low = c >= 0xDC00 && c < 0xE000;
-    if (high && i + 1 < u.size() && u[i + 1] >= 0xDC00 && u[i + 1] < 0xE000) {
-      put(out, 0x10000 + ((c - 0xD800) << 10) + (u[i + 1] - 0xDC00));
-      ++i;
-    } else {
-      put(out, high || low ? 0xFFFD : c);
-    }
-  }
-  return out;
-}
 
 void fail(const char* what, const char* kernel) {
   std::fprintf(stderr, "fuzz_utf16_input: %s (%s)\n", what, kernel);
@@ -95,7 +63,7 @@ void check(const std::vector<uint16_t>& units, const std::string& want) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint16_t> units(size / 2);
   for (size_t i = 0; i < units.size(); ++i) units[i] = static_cast<uint16_t>(data[2 * i] | (data[2 * i + 1] << 8));
-  std::string want = reference(units);
+  std::string want = utf8_reference::encode_utf16(units.data(), units.size());
   check<scalar_kernel>(units, want);
   check<swar64_kernel>(units, want);
   check<simd128_kernel>(units, want);

@@ -1,5 +1,6 @@
 // UTF-8 <-> code points / UTF-16 units, one at a time: the fuzzers' reference
-// encoder and decoder (tests/fuzz/fuzz_roundtrip.cpp, fuzz_strings.cpp), independent of the core's.
+// encoder and decoder (tests/fuzz/fuzz_roundtrip.cpp, fuzz_strings.cpp, fuzz_utf16_input.cpp,
+// tests/cpp/utf16_input_test.cpp), independent of the core's.
 //
 // WASMJSON_REFERENCE_FN, defined before including this, marks the function (a fuzzer
 // keeps the reference out of its coverage); it is empty by default.
@@ -35,6 +36,27 @@ WASMJSON_REFERENCE_FN inline void put_utf8(std::string& o, uint32_t c) {
     o += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
     o += static_cast<char>(0x80 | (c & 0x3F));
   }
+}
+
+// The UTF-8 TextEncoder makes of units u[0..n): a lone surrogate becomes U+FFFD, or
+// with keep_lone its own 3 bytes (WTF-8); *lone says whether there was one.
+WASMJSON_REFERENCE_FN inline std::string encode_utf16(const uint16_t* u, size_t n, bool keep_lone = false,
+                                                      bool* lone = nullptr) {
+  std::string o;
+  if (lone) *lone = false;
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t c = u[i];
+    if (is_high(c) && i + 1 < n && is_low(u[i + 1])) {
+      put_utf8(o, 0x10000 + ((c - 0xD800u) << 10) + (u[i + 1] - 0xDC00u));
+      ++i;
+    } else if (is_high(c) || is_low(c)) {
+      if (lone) *lone = true;
+      put_utf8(o, keep_lone ? c : 0xFFFD);
+    } else {
+      put_utf8(o, c);
+    }
+  }
+  return o;
 }
 
 // Appends the units of p[0..n), which must be well-formed UTF-8.
