@@ -3,7 +3,7 @@
 // project), in both kernel flavors, from strings and from UTF-8 bytes.
 import { attempt, type Outcome } from './support/outcome.js';
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, parse as exportedParse, type Codec } from 'wasmjson';
+import { JsonSyntaxError, load, parse as exportedParse, type Codec } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import {
   jsonDiff,
@@ -87,6 +87,23 @@ const INVALID_TABLE = ['', 'x', '[1,]', '{"a" 1}', '"abc', '01', '\ufeff1', 'NaN
 // ---------------------------------------------------------------------------------
 // 1. Drop-in shape (the package's top-level export)
 // ---------------------------------------------------------------------------------
+describe('string input routes (InitOptions.stringInput)', () => {
+  // The UTF-16 route copies a string's units with Node's Buffer (tests/js/string-input.node.test.ts
+  // covers it); elsewhere asking for it is an error, and the other routes work everywhere.
+  const hasNodeBuffer = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+  it(hasNodeBuffer ? "'utf16' loads in Node" : "'utf16' is refused without Node's Buffer", async () => {
+    const attemptLoad = load({ stringInput: 'utf16' });
+    if (hasNodeBuffer) expect((await attemptLoad).parse('["\u00e9\u4e16"]')).toEqual(['\u00e9\u4e16']);
+    else await expect(attemptLoad).rejects.toThrow(/needs Node's Buffer/);
+  });
+  it("'utf8' and 'auto' give what JSON.parse gives", async () => {
+    const text = JSON.stringify({ a: '\u4e16\u754c'.repeat(3000), b: ['\u00e9', '\ud800x'] });
+    for (const stringInput of ['utf8', 'auto'] as const) {
+      expect((await load({ stringInput })).parse(text)).toEqual(JSON.parse(text));
+    }
+  });
+});
+
 describe('parse: drop-in for JSON.parse (top-level export)', () => {
   it('looks like JSON.parse: name, length, no prototype, not a constructor, same results when substituted', () => {
     const parse = exportedParse as ParseFn;
