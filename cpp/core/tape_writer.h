@@ -84,9 +84,10 @@ class tape_writer {
   bool end_array() {
     container_frame f = out_.frames.back();
     out_.frames.pop_back();
-    if (f.flag && f.b > 0) {
+    if (f.flag) {
       // All numbers (or literals): [kNumberArray or kScalarArray, count] replaces the
-      // kArrayBegin word.
+      // kArrayBegin word. An empty array too ([kNumberArray, 0]): JS makes it in one
+      // step, with no open container (citm_catalog.json has 8,695 of them).
       out_.words.resize_down(f.begin);
       return put(tape::word(f.a == 0 ? tape::kNumberArray : tape::kScalarArray)) && put(f.b);
     }

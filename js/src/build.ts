@@ -337,6 +337,8 @@ export function buildValue(
  */
 function numberArray(f64: Float64Array, at: number, n: number): number[] {
   switch (n) {
+    case 0:
+      return [];
     case 1:
       return [f64[at]];
     case 2:

@@ -247,9 +247,9 @@ TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
   EXPECT_TRUE(std::isinf(p.numbers[3]));
   EXPECT_TRUE(p.numbers[4] == 0 && std::signbit(p.numbers[4]));
   EXPECT_EQ(p.numbers[5], 4);
-  // Empty and mixed arrays stay ordinary.
-  EXPECT_EQ(p.words[3], word(tape::kArrayBegin));
-  EXPECT_EQ(p.words[4], word(tape::kArrayEnd));
+  // An empty array is an array of no numbers; a mixed one stays ordinary.
+  EXPECT_EQ(p.words[3], word(tape::kNumberArray));
+  EXPECT_EQ(p.words[4], 0u);
   EXPECT_EQ(p.words[5], word(tape::kArrayBegin));
   EXPECT_EQ(p.words[6], word(tape::kDouble));
   EXPECT_EQ(p.words[7], word(tape::kString));
