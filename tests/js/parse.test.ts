@@ -257,6 +257,19 @@ for (const flavor of FLAVORS) {
       expectSameWalk('{"n":[1,2,3],"m":[[4.50]]}', (_h, _k, v) => (typeof v === 'number' ? v + 1 : v));
     });
 
+    it('empty arrays: each its own array, in every position, with and without a reviver', () => {
+      const text = '[[],{"a":[],"b":[[]],"c":[[],[]]},[[],1],[1,[]],[],"x",[]]';
+      for (const value of [parse(text), parse(text, (_k: string, v: unknown) => v)]) {
+        expect(value).toEqual(JSON.parse(text));
+        const empties: unknown[][] = [value[0], value[1].a, value[1].b[0], value[1].c[0], value[1].c[1], value[2][0], value[3][1], value[4], value[6]];
+        for (const e of empties) expect(Array.isArray(e) && e.length === 0).toBe(true);
+        // No two of them are the same array: filling one leaves the others empty.
+        empties[0].push(1);
+        expect(new Set(empties).size).toBe(empties.length);
+        expect(empties.slice(1).every((e) => e.length === 0)).toBe(true);
+      }
+    });
+
     it('arrays of numbers and literals (scalar arrays): every mix, order and length, and arrays that turn mixed late', () => {
       const scalars = ['true', 'false', 'null', '0', '-0', '1.5', '-7', '1e400', '134217728'];
       const texts = ['[true]', '[null,null]', '[false,1]', '[1,false]', '[[true],[null,2],[]]', '{"a":[true,null],"b":[null]}'];
