@@ -108,30 +108,31 @@ export class Memory {
   }
 
   /**
-   * Times both routes on a made-up non-ASCII text (the best of five runs each, about
-   * 0.2 ms in all). The UTF-16 route must win clearly: single runs this short vary by
-   * 2x, and where the engine's encoder is fast the two come close (Node 26: 3-7 us
-   * against 7 us; Node 24: 20-25 us against 8-10 us).
+   * Whether the engine's UTF-8 encoder is slow for non-ASCII text, measured against a
+   * plain copy of the same units (the best of five runs each, on a made-up text; about
+   * 0.1 ms in all). The UTF-16 route is that copy plus the transcoding in wasm, which
+   * costs about three copies (0.18 ns a unit on twitter.json's text), so it wins when
+   * the encoder takes over 6 copies. Measured ratios: Node 26 3.5-4.1, Node 20 about 10,
+   * Node 24 about 16. (Timing the wasm side itself would time its first calls, which V8
+   * runs in its baseline compiler: 1-2x off.)
    */
   private measureRoutes(): 'utf8' | 'utf16' {
     const text = 'ASCII text, "keys": 12345, then some that is not: \u00e9\u4e16\u754c\u3002 '.repeat(256);
     const n = text.length;
-    const gap = this.wasm.wj_utf16_input_gap(n) >>> 0;
-    const ptr = this.wasm.wj_alloc(gap + 2 * n + this.padding) >>> 0;
+    const ptr = this.wasm.wj_alloc(5 * n + this.padding) >>> 0;
     if (ptr === 0) return 'utf8';
     try {
-      let utf8 = Infinity;
-      let utf16 = Infinity;
+      let encode = Infinity;
+      let copy = Infinity;
       for (let i = 0; i < 5; i++) {
         let t = performance.now();
         this.buffer().utf8Write(text, ptr, 3 * n);
-        utf8 = Math.min(utf8, performance.now() - t);
+        encode = Math.min(encode, performance.now() - t);
         t = performance.now();
-        this.buffer().ucs2Write(text, ptr + gap, 2 * n);
-        this.wasm.wj_utf16_to_utf8(ptr + gap, n, ptr);
-        utf16 = Math.min(utf16, performance.now() - t);
+        this.buffer().ucs2Write(text, ptr + 3 * n, 2 * n);
+        copy = Math.min(copy, performance.now() - t);
       }
-      return utf16 * 1.5 < utf8 ? 'utf16' : 'utf8';
+      return encode > 6 * copy ? 'utf16' : 'utf8';
     } finally {
       this.wasm.wj_free(ptr);
     }
