@@ -124,8 +124,8 @@ WJ_EXPORT const uint32_t* wj_text_position(const uint8_t* data, size_t offset) {
 
 // String input given as UTF-16: the n units at `units` as UTF-8 at `out` (lone
 // surrogates as U+FFFD, as TextEncoder writes them); returns the bytes written. The
-// units may lie in the output buffer, wj_utf16_input_gap(n) bytes after `out`; either
-// way 32 readable bytes must follow them and 16 writable bytes the output.
+// units may lie in the output buffer, wj_utf16_input_gap(n) bytes after `out`. Only the
+// n units are read; 16 writable bytes must follow the output.
 WJ_EXPORT size_t wj_utf16_to_utf8(const uint16_t* units, size_t n, uint8_t* out) {
   return wasmjson::utf16_to_utf8<active_kernel>(units, n, out);
 }

@@ -73,9 +73,10 @@
 //   // and stores nothing. Kernels may always return 0 (swar64 and scalar do).
 //   static size_t utf8_pairs_run(const uint16_t* p, uint8_t* out);
 //
-// Every function but narrow_string_run, narrow_ascii_run and utf8_pairs_run reads exactly `width` bytes starting at p; callers
-// guarantee they are readable (inputs carry kPadding bytes of padding, see
-// padded_input.h) and that `out` has room for a whole chunk.
+// Every function but the three over UTF-16 units (narrow_string_run, narrow_ascii_run,
+// utf8_pairs_run) reads exactly `width` bytes starting at p; callers guarantee they are
+// readable (inputs carry kPadding bytes of padding, see padded_input.h) and that `out`
+// has room for a whole chunk.
 #pragma once
 #include <cstddef>
 #include <cstdint>
