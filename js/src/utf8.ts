@@ -44,6 +44,18 @@ export function decodeUtf8(bytes: Uint8Array, begin = 0, end = bytes.length): st
   return decoder.decode(view);
 }
 
+const nodeLatin1Slice = (NodeBufferCtor?.prototype as { latin1Slice?: (this: Uint8Array, start: number, end: number) => string } | undefined)
+  ?.latin1Slice;
+
+/**
+ * bytes[begin, end), all ASCII, as a string. Node's latin1Slice copies the bytes as they
+ * are: 1.2-1.7x faster than its UTF-8 decoder on ASCII text (Node 26, 0.6-2.2 MB).
+ */
+export function decodeAscii(bytes: Uint8Array, begin: number, end: number): string {
+  if (nodeLatin1Slice !== undefined) return nodeLatin1Slice.call(bytes, begin, end);
+  return decodeUtf8(bytes, begin, end);
+}
+
 const utf16Decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 const nodeUcs2Slice = NodeBufferCtor?.prototype.ucs2Slice;
 

@@ -59,6 +59,36 @@ for (const flavor of FLAVORS) {
       expect(codec.prettify(text)).toBe(JSON.stringify(v, null, 2));
     });
 
+    it('write a non-ASCII indent into the output of an ASCII text', () => {
+      const v = { a: [1, { b: 'x' }] };
+      for (const indent of ['\u00e9', '\u2192 ', '\ud83d\ude00']) {
+        expect(codec.prettify(JSON.stringify(v), { indent })).toBe(JSON.stringify(v, null, indent));
+        expect(fromUtf8.decode(codec.prettify(utf8.encode(JSON.stringify(v)), { indent }))).toBe(JSON.stringify(v, null, indent));
+      }
+    });
+
+    it('return large bytes results in buffers of their own, holding exactly their bytes', () => {
+      // Outputs of 64 KB and more are copied out of wasm memory another way (copyOut).
+      const v = Array.from({ length: 6000 }, (_, i) => ({ id: i, name: 'n' + i, tags: ['a', 'b'], x: i / 7 }));
+      const text = JSON.stringify(v, null, 1);
+      const results = [
+        [codec.minify(utf8.encode(text)), JSON.stringify(v)],
+        [codec.prettify(utf8.encode(text), { indent: 2 }), JSON.stringify(v, null, 2)],
+        [codec.minify(utf8.encode(JSON.stringify([1, 2]))), '[1,2]'],
+      ] as const;
+      for (const [out, want] of results) {
+        expect(Object.getPrototypeOf(out)).toBe(Uint8Array.prototype);
+        expect(out.byteOffset).toBe(0);
+        expect(out.buffer.byteLength).toBe(out.length);
+        expect(fromUtf8.decode(out)).toBe(want);
+      }
+      expect(results[0][0].length).toBeGreaterThan(64 * 1024);
+      // Each call's result is its own: changing one leaves the next call's alone.
+      const first = codec.minify(utf8.encode(text));
+      first.fill(0x20);
+      expect(fromUtf8.decode(codec.minify(utf8.encode(text)))).toBe(JSON.stringify(v));
+    });
+
     it('return bytes for bytes, skip a BOM, keep non-ASCII as UTF-8', () => {
       const out = codec.minify(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8.encode(' { "é" : "ü" } ')]));
       expect(out).toBeInstanceOf(Uint8Array);
