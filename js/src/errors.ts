@@ -80,6 +80,18 @@ export class JsonSyntaxError extends SyntaxError {
   /** Up to 40 characters of source around the offset. */
   readonly excerpt: string;
 
+  // As a drop-in for JSON.parse's errors, `error.constructor` is SyntaxError itself: code
+  // that checks `e.constructor === SyntaxError` (as test262's assert.throws does) sees what
+  // JSON.parse throws. `instanceof JsonSyntaxError` and `instanceof SyntaxError` both hold.
+  static {
+    Object.defineProperty(this.prototype, 'constructor', {
+      value: SyntaxError,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+
   /** `at`: line and column when already known (wasm counts them on the document's bytes). */
   constructor(code: ErrorCode, offset: number, source: ErrorSource, at?: { line: number; column: number }) {
     const { line, column } = at ?? lineAndColumn(source, offset);
