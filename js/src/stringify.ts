@@ -66,6 +66,15 @@ const MAX_KEY_LENGTH = 64;
 const STRING_BATCH = 32 * 1024;
 /** Open containers checked by scanning; deeper ones also go into a Set. */
 const SCAN_DEPTH = 32;
+/**
+ * The most containers open at once: far past where JSON.stringify's recursion runs out of
+ * stack (some thousands of levels in V8), but a limit all the same. A toJSON or replacer
+ * that returns a new container at every level (no object repeats, so no cycle) never
+ * ends; JSON.stringify soon throws a RangeError, and so does this walk here, at about
+ * 0.5 GB of walk state, instead of growing until the Set's size limit (2^24) or memory
+ * gives out, which can abort the process.
+ */
+const MAX_DEPTH = 1 << 21;
 
 // Where the walk is: at the top (the root value), in an array, in an object.
 const AT_TOP = 0;
@@ -452,6 +461,7 @@ function walk(
               throw circularError(open, stack, open.indexOf(value), index, where, key);
             }
           }
+          if (depth >= MAX_DEPTH) throw new RangeError(`stringify: more than ${MAX_DEPTH} containers open at once (does a toJSON or replacer return a new container at every level?)`);
           open.push(value);
           if (depth >= SCAN_DEPTH) (deep ??= new Set()).add(value);
           stack.push(holder, keys, index, length, where);
