@@ -7,6 +7,8 @@
 // JSON text (strings, bytes) is canonicalized in wasm instead (cpp/core/canonicalize.h,
 // codec.ts); it comes here only for what this file rejects, so the errors are these.
 
+import { classify, K_OBJECT, K_RAW, unbox } from './boxed.js';
+
 export class CanonicalizationError extends TypeError {
   constructor(message: string) {
     super(`wasmjson.canonicalize: ${message}`);
@@ -31,12 +33,16 @@ function convert(holder: object, key: string, value: unknown): unknown {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = toJSON.call(value, key);
   }
-  if (typeof value === 'object' && value !== null) {
-    if (value instanceof Number) value = Number(value);
-    else if (value instanceof String) value = String(value);
-    else if (value instanceof Boolean) value = value.valueOf();
-    else if (typeof BigInt === 'function' && value instanceof (BigInt as unknown as new () => object)) {
-      value = (value as { valueOf(): bigint }).valueOf();
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype) {
+      const kind = classify(value, proto);
+      if (kind === K_RAW) {
+        // Raw JSON text holds a primitive written as its author chose (often a number
+        // beyond double precision); JCS fixes one form, which that text may not be in.
+        throw new CanonicalizationError(`JSON.rawJSON(${JSON.stringify((value as { rawJSON: string }).rawJSON)}) cannot be canonicalized`);
+      }
+      if (kind !== K_OBJECT) value = unbox(value, kind);
     }
   }
   void holder;

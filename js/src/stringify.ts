@@ -7,6 +7,7 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
+import { classify, hasSlot, K_OBJECT, K_RAW, numberValueOf, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
 import { decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
@@ -82,12 +83,6 @@ const IN_ARRAY = 1;
 const IN_OBJECT = 2;
 
 const ObjectPrototype = Object.prototype;
-const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON;
-const numberValueOf = Number.prototype.valueOf;
-const stringValueOf = String.prototype.valueOf;
-const booleanValueOf = Boolean.prototype.valueOf;
-const bigintValueOf: ((this: unknown) => bigint) | undefined =
-  typeof BigInt === 'function' ? BigInt.prototype.valueOf : undefined;
 const encoder = new TextEncoder();
 
 /** Batches up to this many ops, numbers or string units are copied by a loop. */
@@ -674,47 +669,6 @@ function putLength(ops: Int32Array, op: number, tag: number, length: number): nu
   ops[op] = (LONG << 4) | tag;
   ops[op + 1] = length;
   return op + 2;
-}
-
-// What classify() finds in an object whose prototype is not Object.prototype.
-const K_OBJECT = 0;
-const K_NUMBER = 1;
-const K_STRING = 2;
-const K_BOOLEAN = 3;
-const K_BIGINT = 4;
-const K_RAW = 5;
-
-function classify(value: object, proto: object | null): number {
-  if (proto === null) return isRawJSON !== undefined && isRawJSON(value) ? K_RAW : K_OBJECT;
-  if (value instanceof Number) return hasSlot(numberValueOf, value) ? K_NUMBER : K_OBJECT;
-  if (value instanceof String) return hasSlot(stringValueOf, value) ? K_STRING : K_OBJECT;
-  if (value instanceof Boolean) return hasSlot(booleanValueOf, value) ? K_BOOLEAN : K_OBJECT;
-  if (bigintValueOf !== undefined && value instanceof BigInt) return hasSlot(bigintValueOf, value) ? K_BIGINT : K_OBJECT;
-  return K_OBJECT;
-}
-
-/** Whether `value` has the internal slot that `valueOf` (a built-in) requires. */
-function hasSlot(valueOf: (this: any) => unknown, value: object): boolean {
-  try {
-    valueOf.call(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The primitive in a boxed value, as SerializeJSONProperty takes it out. */
-function unbox(value: object, kind: number): unknown {
-  switch (kind) {
-    case K_NUMBER:
-      return Number(value); // ToNumber: may call a user valueOf
-    case K_STRING:
-      return String(value); // ToString: may call a user toString
-    case K_BOOLEAN:
-      return booleanValueOf.call(value);
-    default:
-      return bigintValueOf!.call(value);
-  }
 }
 
 function arrayLength(a: { length: unknown }): number {

@@ -1,0 +1,66 @@
+// Values from another realm (a vm context here; an iframe in a browser): JSON.stringify
+// recognises boxed primitives by their internal slot, so a Number object made in another
+// realm, whose prototype is that realm's Number.prototype, is written as its number, and a
+// BigInt object from there throws as a local one does. stringify, encode and canonicalize
+// must do the same, and must still write every other foreign object as an object.
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { canonicalize, encode, stringify } from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+import { attempt } from './support/outcome.js';
+
+/** What a call gives: its text, or the thrown error's class. */
+function outcome(fn: () => unknown): unknown {
+  const r = attempt(fn);
+  if (r.ok) return { text: r.value instanceof Uint8Array ? new TextDecoder().decode(r.value) : r.value };
+  const e = r.error as Error;
+  return { threw: e.constructor.name };
+}
+
+// Each is evaluated in a fresh context, so every object in it is foreign.
+const SOURCES: Record<string, string> = {
+  'a Number object': 'new Number(5)',
+  'a String object': 'new String("s\\u00e9")',
+  'a Boolean object': 'new Boolean(false)',
+  'boxed values nested in arrays and objects': '({ n: new Number(-0.5), s: [new String("x"), new Boolean(true)] })',
+  'a subclass of Number': 'class N extends Number {}; [new N(7)]',
+  'an object with Number.prototype but no number inside': '[Object.create(Number.prototype)]',
+  'a class instance': 'class P { constructor() { this.x = 1; } }; [new P()]',
+  'plain objects and arrays': '({ a: [1, { b: "c" }], d: null })',
+  'a Number object whose valueOf is its own': 'const n = new Number(1); n.valueOf = () => 42; [n]',
+  'a BigInt object': '[Object(1n)]',
+};
+
+describe('values from another realm', () => {
+  for (const [what, source] of Object.entries(SOURCES)) {
+    it(`${what}: as JSON.stringify writes it`, async () => {
+      const value = vm.runInContext(source, vm.createContext({}));
+      const native = outcome(() => JSON.stringify(value));
+      expect(outcome(() => stringify(value))).toEqual(native);
+      expect(outcome(() => encode(value))).toEqual(native);
+      for (const flavor of FLAVORS) {
+        const codec = await codecFor(flavor);
+        expect(outcome(() => codec.stringify(value)), flavor).toEqual(native);
+        expect(outcome(() => codec.encode(value)), flavor).toEqual(native);
+      }
+    });
+  }
+
+  it('canonicalize unboxes foreign Number and String objects too', () => {
+    const value = vm.runInContext('({ b: new Number(1e21), a: new String("x") })', vm.createContext({}));
+    expect(canonicalize(value)).toBe('{"a":"x","b":1e+21}');
+  });
+
+  it('a foreign BigInt object throws in canonicalize as a local one does', () => {
+    const value = vm.runInContext('[Object(1n)]', vm.createContext({}));
+    expect(() => canonicalize(value)).toThrow(TypeError);
+    expect(() => canonicalize([Object(1n)])).toThrow(TypeError);
+  });
+
+  it('canonicalize refuses JSON.rawJSON text rather than write it in a form JCS may not allow', () => {
+    const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
+    expect(typeof rawJSON).toBe('function'); // Node 26
+    expect(() => canonicalize([rawJSON!('1.0')])).toThrow(/rawJSON\("1\.0"\) cannot be canonicalized/);
+    expect(stringify([rawJSON!('1.0')])).toBe('[1.0]');
+  });
+});
