@@ -9,6 +9,7 @@
 // crossing per batch, never one per value.
 import { classify, hasSlot, K_OBJECT, K_RAW, numberValueOf, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
+import { copyOut } from './memory.js';
 import type { WasmExports } from './exports.js';
 import { decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
@@ -293,7 +294,7 @@ class Writer {
     this.views();
     const r = s.ptr >>> 2;
     const ptr = this.i32[r + 6] >>> 0;
-    return this.u8.slice(ptr, ptr + (this.i32[r + 7] >>> 0)) as Uint8Array<ArrayBuffer>;
+    return copyOut(this.u8, ptr, ptr + (this.i32[r + 7] >>> 0));
   }
 
   /** Runs one document through a session; `finish` reads the output. */
