@@ -524,6 +524,44 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('objects of 127 to 5000 members (128 on: built in dictionary mode) hold __proto__, Object.prototype names, duplicates and index keys as native does', () => {
+      const special = ['__proto__', 'toString', 'constructor', 'hasOwnProperty', '0', '4294967294', '4294967295', '-1', '01'];
+      const failures: string[] = [];
+      for (const n of [127, 128, 129, 300, 5000]) {
+        for (let round = 0; round < 3; round++) {
+          const members: string[] = [];
+          for (let i = 0; i < n; i++) {
+            const key = i < special.length ? special[i] : i % 5 === 0 ? String(100000 + i) : `k${i}`;
+            members.push(`${JSON.stringify(key)}:${i % 3 ? i : `{"__proto__":[${i}]}`}`);
+          }
+          members.push(`"k${n - 1}":"last wins"`, '"__proto__":{"x":"last"}');
+          const text = '{' + members.join(',') + '}';
+          for (const input of [text, utf8(text)]) {
+            const label = `${n} members, round ${round}${typeof input === 'string' ? '' : ' (bytes)'}`;
+            const o = parse(input);
+            const d = sameAsNative(o, JSON.parse(text));
+            if (d) failures.push(`${label}: ${d}`);
+            if (Object.getPrototypeOf(o) !== Object.prototype) failures.push(`${label}: prototype is not Object.prototype`);
+            const proto = Object.getOwnPropertyDescriptor(o, '__proto__');
+            if (!proto || proto.value?.x !== 'last' || !proto.enumerable || !proto.writable) failures.push(`${label}: __proto__ is not an own data property`);
+            if (typeof o.toString !== 'number') failures.push(`${label}: toString is not the parsed value`);
+          }
+        }
+      }
+      // A setter on Object.prototype is never called for a key of that name.
+      let called = 0;
+      Object.defineProperty(Object.prototype, 'wjPolluted', { set() { called++; }, configurable: true });
+      try {
+        const text = '{' + Array.from({ length: 200 }, (_, i) => `"${i === 7 ? 'wjPolluted' : 'p' + i}":${i}`).join(',') + '}';
+        const o = parse(text);
+        expect(Object.getOwnPropertyDescriptor(o, 'wjPolluted')?.value).toBe(7);
+      } finally {
+        delete (Object.prototype as any).wjPolluted;
+      }
+      expect(called).toBe(0);
+      expect(failures.slice(0, 10)).toEqual([]);
+    });
+
     // -------------------------------------------------------------------------------
     // 4. Input types, BOM, coercion
     // -------------------------------------------------------------------------------
@@ -1399,7 +1437,7 @@ for (const flavor of FLAVORS) {
     // -------------------------------------------------------------------------------
     // 10. Key cache
     // -------------------------------------------------------------------------------
-    it('key cache: > 5000 distinct keys (table resets) interleaved with documents reusing old keys', () => {
+    it('key cache: > 9000 distinct keys (the table, 8192 keys, resets) interleaved with documents reusing old keys', () => {
       const rng = new Rng(1234);
       const seen: string[] = ['__proto__', 'toString', 'constructor', 'a', '0', '😀', 'x'.repeat(200)];
       const literal = (k: string) => JSON.stringify(k).slice(1, -1);
@@ -1423,7 +1461,7 @@ for (const flavor of FLAVORS) {
         }
       };
       let distinct = 0;
-      for (let round = 0; round < 60 && failures.length < 10; round++) {
+      for (let round = 0; round < 95 && failures.length < 10; round++) {
         const fresh: string[] = [];
         for (let i = 0; i < 100; i++) {
           const k = `k${round}_${i}_${rng.int(1e6)}${rng.pick(['', 'é', '😀', '\\', '"', ' '])}`;
@@ -1438,7 +1476,7 @@ for (const flavor of FLAVORS) {
         check(objectOf(old, true), `round ${round} old escaped`);
         check(`[${objectOf(old.slice(0, 10), false)},${objectOf(fresh.slice(0, 10), true)}]`, `round ${round} mixed`);
       }
-      expect(distinct).toBeGreaterThan(5000);
+      expect(distinct).toBeGreaterThan(9000);
       expect(failures).toEqual([]);
     });
 
