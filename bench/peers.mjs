@@ -5,12 +5,16 @@
 //
 // Setup choices (so results compare with native JSON's):
 //   json-bigint        default options (big integers become BigNumber: such files differ
-//                      from JSON.parse and are excluded for it)
-//   lossless-json      parse with numbers as plain JS numbers (parseNumber = Number)
+//                      from JSON.parse and are excluded for it); for parse-bigint,
+//                      { useNativeBigInt: true }
+//   lossless-json      parse with numbers as plain JS numbers (parseNumber = Number);
+//                      for parse-bigint, unsafe integers as BigInt (losslessBigint)
 //   secure-json-parse  default options (throws on __proto__ keys)
 //   @jsonjoy.com/json-pack 1.x  JsonDecoder.read(bytes) / JsonEncoder.encode(value)
 //   canonicalize, json-canonicalize  RFC 8785 writers, over JSON.parse(text) (like the
 //                      canonicalize baseline)
+
+import { losslessBigint } from './suite.mjs';
 
 async function tryImport(load) {
   try {
@@ -28,12 +32,20 @@ export async function loadPeers() {
   const bigint = await tryImport(() => import('json-bigint'));
   if (bigint) {
     const JSONbig = bigint.default ?? bigint;
+    // Native BigInts for integers of more than 15 digits (the library's own cut, a little
+    // wider than 'unsafe'). It throws on some numbers with long fractions (canada.json):
+    // files where it throws or differs are excluded for it.
+    const JSONbigNative = JSONbig({ useNativeBigInt: true });
     peers.push({
       name: 'json-bigint',
       ops: {
         'parse-string': (doc) => {
           const t = doc.text;
           return () => JSONbig.parse(t);
+        },
+        'parse-bigint': (doc) => {
+          const t = doc.text;
+          return () => JSONbigNative.parse(t);
         },
         stringify: (doc) => {
           const v = doc.value;
@@ -52,6 +64,11 @@ export async function loadPeers() {
         'parse-string': (doc) => {
           const t = doc.text;
           return () => lossless.parse(t, null, toNumber);
+        },
+        // Unsafe integers as BigInt, safe ones and fractions as numbers (as bigint: 'unsafe').
+        'parse-bigint': (doc) => {
+          const t = doc.text;
+          return () => lossless.parse(t, null, losslessBigint);
         },
         stringify: (doc) => {
           const v = doc.value;

@@ -278,6 +278,28 @@ export function jcs(v) {
 // ---------------------------------------------------------------------------------------
 // The operations registry
 
+/** Whether JSON.parse passes a reviver the source text of primitives (context.source). */
+const SOURCE_TEXT_ACCESS = (() => {
+  let source;
+  JSON.parse('1', (_k, v, ctx) => ((source = ctx?.source), v));
+  return source === '1';
+})();
+
+const INTEGER_LITERAL = /^-?(?:0|[1-9][0-9]*)$/;
+
+/** parse(text, { bigint: 'unsafe' }) in native terms: unsafe integer literals as BigInt. */
+function bigintReviver(_key, value, context) {
+  return typeof value === 'number' && !Number.isSafeInteger(value) && INTEGER_LITERAL.test(context.source)
+    ? BigInt(context.source)
+    : value;
+}
+
+/** lossless-json's parseNumber for the same result. */
+export function losslessBigint(text) {
+  const n = Number(text);
+  return !Number.isSafeInteger(n) && INTEGER_LITERAL.test(text) ? BigInt(text) : n;
+}
+
 /**
  * Each operation:
  *   id, label          identifier (CLI --ops) and display name
@@ -324,6 +346,27 @@ export const OPERATIONS = [
     check: (doc, got) => deepEqual(doc.value, got),
     peerCheck: (doc, got) => deepEqual(doc.value, got, { prototypes: false }),
     targets: { ratio: 1.0, small: 0.8 },
+  },
+  {
+    // Lossless integers: parse(string, { bigint: 'unsafe' }) against JSON.parse with a
+    // reviver that makes the same BigInts from context.source (JSON.parse source text
+    // access: the native way; engines without it skip this operation). Files without
+    // such integers measure what the option costs.
+    id: 'parse-bigint',
+    label: "parse(string, { bigint: 'unsafe' })",
+    baseline: 'JSON.parse(string, reviver with context.source)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.parse(t, bigintReviver);
+    },
+    available: (c) => typeof c.parse === 'function' && SOURCE_TEXT_ACCESS,
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      const options = { bigint: 'unsafe' };
+      return () => c.parse(t, options);
+    },
+    check: (doc, got) => deepEqual((doc.bigintValue ??= JSON.parse(doc.text, bigintReviver)), got),
+    peerCheck: (doc, got) => deepEqual((doc.bigintValue ??= JSON.parse(doc.text, bigintReviver)), got, { prototypes: false }),
   },
   {
     id: 'parse-bytes',

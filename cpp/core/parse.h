@@ -21,15 +21,22 @@ enum parse_flags : uint32_t {
   // and their tape offsets index its UTF-16 form, so JS decodes only the strings, not
   // the whole document (bytes input). Ignored with kWithSource and kByteOffsets.
   kStringHeap = 1u << 5,
+  // Integer literals (no fraction, no exponent) as text for JS to make BigInts of
+  // (kDouble with payload kIntegerText): those whose value is beyond ±(2^53 - 1) ...
+  kBigIntsUnsafe = 1u << 6,
+  // ... or all of them.
+  kBigIntsAll = 1u << 7,
 };
 
 namespace detail {
-template <class Kernel, bool WithSource>
+template <class Kernel, bool WithSource, bool BigInts>
 result parse_with(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
                   key_table& keys, shape_table& shapes) {
-  tape_writer<Kernel, WithSource> sink(out, keys, shapes, !(flags & kNoKeyInterning),
-                                       (flags & (kStringHeap | kByteOffsets)) == kStringHeap);
-  reader<Kernel, tape_writer<Kernel, WithSource>> r(data, len, sink, stack, bom_length(data, len, flags));
+  bigint_mode bigints = (flags & kBigIntsAll) ? bigint_mode::all : (flags & kBigIntsUnsafe) ? bigint_mode::unsafe : bigint_mode::none;
+  using sink_type = tape_writer<Kernel, WithSource, BigInts>;
+  sink_type sink(out, keys, shapes, !(flags & kNoKeyInterning), (flags & (kStringHeap | kByteOffsets)) == kStringHeap,
+                 bigints);
+  reader<Kernel, sink_type> r(data, len, sink, stack, bom_length(data, len, flags));
   if (flags & kSingleValue) r.stop_after_value();
   if (flags & kByteOffsets) r.positions_in_bytes();
   result res = r.run();
@@ -43,8 +50,12 @@ template <class Kernel>
 result parse(const uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, tape_buffers& out,
              key_table& keys, shape_table& shapes) {
   out.clear();
-  return (flags & kWithSource) ? detail::parse_with<Kernel, true>(data, len, flags, stack, out, keys, shapes)
-                               : detail::parse_with<Kernel, false>(data, len, flags, stack, out, keys, shapes);
+  // Three variants, not four: with source ranges (revivers, already the slow path) the
+  // BigInt mode is checked per number, which spares the wasm file a fourth reader.
+  if (flags & kWithSource) return detail::parse_with<Kernel, true, true>(data, len, flags, stack, out, keys, shapes);
+  return (flags & (kBigIntsUnsafe | kBigIntsAll))
+             ? detail::parse_with<Kernel, false, true>(data, len, flags, stack, out, keys, shapes)
+             : detail::parse_with<Kernel, false, false>(data, len, flags, stack, out, keys, shapes);
 }
 
 }  // namespace wasmjson

@@ -14,7 +14,10 @@ enum tag : uint32_t {
   kFalse = 1,        // false
   kTrue = 2,         // true
   kInt = 3,          // payload: the value as a signed 28-bit integer (word >> 4)
-  kDouble = 4,       // the next value of the numbers array (float64)
+  kDouble = 4,       // payload 0: the next value of the numbers array (float64);
+                     //   payload kIntegerText (parse flag kBigInts*): an integer literal
+                     //   JS makes a BigInt of, +2 words [begin, end) of its text as kString
+                     //   (no value in the numbers array)
   kString = 5,       // +2 words: [begin, end) in UTF-16 units of the source text
   kStringEsc = 6,    // +4 words: [begin, end) of the UTF-16 side buffer (unescaped),
                      //   then [begin, end) of the raw content in the source text
@@ -30,6 +33,9 @@ enum tag : uint32_t {
   kScalarArray = 15,  // +1 word: n; as kNumberArray, but some of the n values are
                       // literals, held in the numbers array as literal_bits()
 };
+
+// kDouble's payload for an integer literal kept as text (see kDouble).
+inline constexpr uint32_t kIntegerText = 1;
 
 inline constexpr uint32_t kTagBits = 4;
 inline constexpr uint32_t kTagMask = 15;
@@ -48,6 +54,8 @@ inline size_t entry_words(uint32_t w) {
     case kString:
     case kKeyNew:
       return 3;
+    case kDouble:
+      return (w >> kTagBits) == kIntegerText ? 3 : 1;
     case kStringEsc:
     case kKeyNewEsc:
       return 5;

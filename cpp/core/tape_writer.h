@@ -54,11 +54,23 @@ struct tape_buffers {
   }
 };
 
-template <class Kernel, bool WithSource>
+// Which integer literals go to JS as text, to become BigInts (parse flags kBigInts*).
+enum class bigint_mode : uint8_t { none, unsafe, all };
+
+// BigInts: whether integer literals may go as text (bigints_ says which, or none). A
+// template parameter, so that the default parse pays nothing per number (a run-time check
+// in number() cost 3-5% of the stage on numbers.json, canada.json, mesh.json).
+template <class Kernel, bool WithSource, bool BigInts = false>
 class tape_writer {
  public:
-  tape_writer(tape_buffers& out, key_table& keys, shape_table& shapes, bool intern_keys, bool string_heap)
-      : out_(out), keys_(keys), shapes_(shapes), intern_keys_(intern_keys), string_heap_(string_heap && !WithSource) {}
+  tape_writer(tape_buffers& out, key_table& keys, shape_table& shapes, bool intern_keys, bool string_heap,
+              bigint_mode bigints = bigint_mode::none)
+      : out_(out),
+        keys_(keys),
+        shapes_(shapes),
+        intern_keys_(intern_keys),
+        string_heap_(string_heap && !WithSource),
+        bigints_(bigints) {}
 
   bool begin_object(size_t) {
     if (!note_value()) return false;
@@ -144,6 +156,13 @@ class tape_writer {
 
   bool number(const number_span& n) {
     double d = number_value(n);
+    // Number.MAX_SAFE_INTEGER: beyond it, a double no longer holds every integer.
+    if constexpr (BigInts) {
+      if (bigints_ != bigint_mode::none && n.is_integer &&
+          (bigints_ == bigint_mode::all || !(d >= -9007199254740991.0 && d <= 9007199254740991.0))) {
+        return integer_text(n);
+      }
+    }
     if (out_.frames.size() != 0) {
       container_frame& f = out_.frames.back();
       if (f.is_array) {
@@ -163,6 +182,14 @@ class tape_writer {
       if (ok) out_.numbers.push_unchecked(d);
     }
     return ok && source(n.begin16, n.begin16 + len);
+  }
+
+  // An integer literal as its text (kDouble, kIntegerText), placed as a string's would be.
+  __attribute__((noinline)) bool integer_text(const number_span& n) {
+    if (!note_value()) return false;
+    size_t len = static_cast<size_t>(n.end - n.begin);
+    string_span s{n.begin, n.end, n.begin16, n.begin16 + len, false, false};
+    return put_plain(tape::word(tape::kDouble, tape::kIntegerText), s) && source(n.begin16, n.begin16 + len);
   }
 
   bool literal(literal_kind k, size_t pos16) {
@@ -278,6 +305,7 @@ class tape_writer {
   shape_table& shapes_;
   bool intern_keys_;
   bool string_heap_;
+  bigint_mode bigints_;
 };
 
 }  // namespace wasmjson

@@ -198,8 +198,14 @@ export function buildValue(
           i += 1;
           break;
         case T_DOUBLE:
-          v = f64[ni++];
-          i += 1;
+          if (w === T_DOUBLE) {
+            v = f64[ni++];
+            i += 1;
+          } else {
+            // An integer literal as text (options.bigint): its digits, as a string's range.
+            v = BigInt(text.slice(w32[i + 1], w32[i + 2]));
+            i += 3;
+          }
           break;
         case T_STRING:
           v = text.slice(w32[i + 1], w32[i + 2]);

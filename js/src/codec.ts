@@ -1,7 +1,7 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
 import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
@@ -32,6 +32,14 @@ export interface ParseOptions {
    * inputs too large to be one JS string).
    */
   stringDecoding?: 'document' | 'each';
+  /**
+   * Integer literals (no fraction, no exponent) as BigInt: 'never' (default, numbers as
+   * JSON.parse makes them), 'unsafe' (those beyond ±Number.MAX_SAFE_INTEGER, which a
+   * number cannot hold exactly: 12345678901234567890 -> 12345678901234567890n), or
+   * 'always' (every one: 1 -> 1n, -0 -> 0n). Fractions and exponents stay numbers.
+   * encode(value, { bigint: 'number' }) writes them back as they were.
+   */
+  bigint?: 'never' | 'unsafe' | 'always';
 }
 
 /** Bytes inputs from this size decode strings one by one (V8 strings stop near 2^29 units). */
@@ -146,6 +154,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     // reviver's context.source needs the document).
     const stringHeap = !isString && !decodeEach && !reviver;
     let flags =
+      bigintFlags(reviverOrOptions) |
       (isString ? 0 : FLAG_SKIP_BOM) |
       (reviver ? FLAG_WITH_SOURCE : 0) |
       (decodeEach ? FLAG_BYTE_OFFSETS : 0) |
@@ -400,6 +409,16 @@ function pickReviver(arg: unknown): Reviver | undefined {
     if (typeof r === 'function') return r;
   }
   return undefined;
+}
+
+/** The parse flags for options.bigint (0 for a reviver function or no options). */
+function bigintFlags(arg: unknown): number {
+  if (arg === null || typeof arg !== 'object') return 0;
+  const mode = (arg as ParseOptions).bigint;
+  if (mode === undefined || mode === 'never') return 0;
+  if (mode === 'unsafe') return FLAG_BIGINTS_UNSAFE;
+  if (mode === 'always') return FLAG_BIGINTS_ALL;
+  throw new TypeError(`wasmjson.parse: options.bigint must be 'never', 'unsafe' or 'always', got ${String(mode)}`);
 }
 
 /** Decodes strings one at a time from the input bytes. */

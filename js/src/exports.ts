@@ -42,6 +42,10 @@ export const FLAG_SINGLE_VALUE = 8;
 export const FLAG_BYTE_OFFSETS = 16;
 /** Strings without escapes are copied to a string heap; tape positions index its text. */
 export const FLAG_STRING_HEAP = 32;
+/** Integer literals beyond ±(2^53 - 1) come as text (kDouble with kIntegerText), for BigInts. */
+export const FLAG_BIGINTS_UNSAFE = 64;
+/** Every integer literal comes as text, for BigInts. */
+export const FLAG_BIGINTS_ALL = 128;
 
 /**
  * wj_canonicalize's codes for valid JSON that RFC 8785 cannot write (cpp/core/error.h):

@@ -284,6 +284,54 @@ TYPED_TEST(ParseTest, NumberArraysArePackedInOrder) {
   EXPECT_EQ(s.words[3], 2u);
 }
 
+// kBigIntsUnsafe / kBigIntsAll: integer literals beyond ±(2^53 - 1), or all of them, go
+// to JS as text (kDouble with kIntegerText, a range like kString's); fractions and
+// exponents stay doubles. In an array of numbers they end its packing like a string.
+TYPED_TEST(ParseTest, IntegerLiteralsAsTextForBigInts) {
+  const std::string doc = "[1, 9007199254740991, 9007199254740992, -12345678901234567890, 2.5, 1e30, -0]";
+  auto range_of = [&](std::string_view lit) {
+    size_t b = doc.find(lit);
+    return std::pair<uint32_t, uint32_t>(static_cast<uint32_t>(b), static_cast<uint32_t>(b + lit.size()));
+  };
+  auto [b1, e1] = range_of("9007199254740992");
+  auto [b2, e2] = range_of("-12345678901234567890");
+  parsed p = this->run(doc, uint32_t{kSkipBom} | kBigIntsUnsafe);
+  ASSERT_TRUE(p.res.ok());
+  const uint32_t text = word(tape::kDouble, tape::kIntegerText);
+  std::vector<uint32_t> expected = {
+      word(tape::kArrayBegin),
+      word(tape::kDouble), word(tape::kDouble),  // 1 and 2^53 - 1: safe, packed until the first text
+      text, b1, e1,
+      text, b2, e2,
+      word(tape::kDouble),  // 2.5
+      word(tape::kDouble),  // 1e30: an exponent, so a number
+      word(tape::kDouble),  // -0
+      word(tape::kArrayEnd),
+  };
+  EXPECT_EQ(p.words, expected);
+  ASSERT_EQ(p.numbers.size(), 5u);
+  EXPECT_EQ(p.numbers[1], 9007199254740991.0);
+  EXPECT_EQ(p.numbers[2], 2.5);
+  // All integers: the small ones too (and -0, which has no BigInt of its own sign).
+  parsed all = this->run("[1,-0,2.5]", uint32_t{kSkipBom} | kBigIntsAll);
+  ASSERT_TRUE(all.res.ok());
+  EXPECT_EQ(all.words, (std::vector<uint32_t>{word(tape::kArrayBegin), text, 1, 2, text, 3, 5, word(tape::kDouble), word(tape::kArrayEnd)}));
+  // With a string heap, the digits are in the heap like a string's (bytes input).
+  parsed heap = this->run("{\"id\":12345678901234567890}", uint32_t{kSkipBom} | kBigIntsUnsafe | kStringHeap);
+  ASSERT_TRUE(heap.res.ok());
+  EXPECT_EQ(heap.words[4], text);
+  EXPECT_EQ(heap.heap.substr(heap.words[5], heap.words[6] - heap.words[5]), "12345678901234567890");
+  // With source ranges (revivers) the two source words follow, and entry_words skips
+  // only the entry itself.
+  parsed src = this->run("[12345678901234567890]", uint32_t{kSkipBom} | kBigIntsUnsafe | kWithSource);
+  ASSERT_TRUE(src.res.ok());
+  EXPECT_EQ(src.words, (std::vector<uint32_t>{word(tape::kArrayBegin), text, 1, 21, 1, 21, word(tape::kArrayEnd)}));
+  EXPECT_EQ(tape::entry_words(text), 3u);
+  // Without the flags nothing changes.
+  parsed plain = this->run("[12345678901234567890]");
+  EXPECT_EQ(plain.words, (std::vector<uint32_t>{word(tape::kNumberArray), 1}));
+}
+
 // Literals join the numbers of an array of scalars (kScalarArray, literals NaN-boxed);
 // when the array turns out to hold something else, they get their own entries back and
 // leave the numbers array.
