@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/navigate.h"
+#include "core/number_value.h"
 #include "core/parse.h"
 #include "core/reformat.h"
 #include "kernels/kernel_scalar.h"
@@ -162,6 +163,55 @@ void check_key_ids(const uint8_t* buf, size_t size, const uint8_t* data) {
   if (got != raw_keys(g_plain.tape, buf, false, data, size)) fail("key ids stand for other keys", data, size);
 }
 
+// kBigInts*: the verdict is unchanged, and every integer-text entry's range (byte
+// offsets) is an integer literal of the document: with kBigIntsUnsafe, one whose value
+// is beyond ±(2^53 - 1); with kBigIntsAll, as many as there are integer literals in a
+// kWithSource parse (whose source ranges give every number's text).
+bool integer_literal(const uint8_t* b, const uint8_t* e) {
+  const uint8_t* p = b + (b < e && *b == '-');
+  if (p == e || (*p == '0' && e - p > 1)) return false;
+  for (; p < e; ++p)
+    if (*p < '0' || *p > '9') return false;
+  return true;
+}
+size_t integer_texts(const tape_buffers& t, const uint8_t* doc, bool unsafe_only, const uint8_t* data, size_t size) {
+  size_t n = 0;
+  const uint32_t* w = t.words.data();
+  for (size_t i = 0; i < t.words.size(); i += tape::entry_words(w[i])) {
+    if (w[i] != tape::word(tape::kDouble, tape::kIntegerText)) continue;
+    const uint8_t *b = doc + w[i + 1], *e = doc + w[i + 2];
+    if (!integer_literal(b, e)) fail("integer text is not an integer literal", data, size);
+    double d = number_value(number_span_of(b, e));
+    if (unsafe_only && d >= -9007199254740991.0 && d <= 9007199254740991.0) fail("a safe integer came as text", data, size);
+    ++n;
+  }
+  return n;
+}
+state g_bigint;
+void check_bigints(const uint8_t* buf, size_t size, const uint8_t* data) {
+  result r;
+  fresh_parse<swar64_kernel>(g_bigint, buf, size, uint32_t{kSkipBom} | kByteOffsets | kBigIntsUnsafe, r);
+  if (!r.ok()) fail("flags changed the verdict", data, size);
+  integer_texts(g_bigint.tape, buf, true, data, size);
+  fresh_parse<simd128_kernel>(g_bigint, buf, size, uint32_t{kSkipBom} | kByteOffsets | kBigIntsAll, r);
+  if (!r.ok()) fail("flags changed the verdict", data, size);
+  size_t all = integer_texts(g_bigint.tape, buf, false, data, size);
+  // Every integer literal: from the source ranges of a kWithSource parse (which keeps
+  // kDouble and kInt entries for numbers, each followed by its range).
+  fresh_parse<scalar_kernel>(g_bigint, buf, size, uint32_t{kSkipBom} | kByteOffsets | kWithSource, r);
+  if (!r.ok()) fail("flags changed the verdict", data, size);
+  size_t literals = 0;
+  const uint32_t* w = g_bigint.tape.words.data();
+  for (size_t i = 0; i < g_bigint.tape.words.size();) {
+    uint32_t tag = w[i] & tape::kTagMask;
+    size_t words = tape::entry_words(w[i]);
+    bool primitive = tag <= tape::kStringEsc;
+    if ((tag == tape::kInt || tag == tape::kDouble) && integer_literal(buf + w[i + words], buf + w[i + words + 1])) ++literals;
+    i += words + (primitive ? 2 : 0);
+  }
+  if (literals != all) fail("kBigIntsAll missed an integer literal", data, size);
+}
+
 byte_stack g_stack;
 growable<uint8_t> g_min1, g_min2, g_pretty, g_first, g_line, g_scratch;
 
@@ -229,6 +279,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fresh_parse<swar64_kernel>(g_bytes, buf, size, uint32_t{kSkipBom} | kByteOffsets, rb);
   if (!rh.ok() || !rb.ok()) fail("flags changed the verdict", data, size);
   check_string_heap(g_heap.tape, g_swar.tape, g_bytes.tape, buf, data, size);
+  check_bigints(buf, size, data);
 
   // Reformat round trips.
   byte_stack& stack = g_stack;
