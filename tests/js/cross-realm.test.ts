@@ -1,13 +1,31 @@
-// Values from another realm (a vm context here; an iframe in a browser): JSON.stringify
+// Values from another realm (a vm context in Node, an iframe in Chromium): JSON.stringify
 // recognises boxed primitives by their internal slot, so a Number object made in another
 // realm, whose prototype is that realm's Number.prototype, is written as its number, and a
 // BigInt object from there throws as a local one does. stringify, encode and canonicalize
 // must do the same, and must still write every other foreign object as an object.
-import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { canonicalize, encode, stringify } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { attempt } from './support/outcome.js';
+
+/** Evaluates `source` in a new realm: an iframe's window in a browser, a vm context in Node. */
+async function realmEvaluator(): Promise<(source: string) => unknown> {
+  if (typeof document !== 'undefined') {
+    return (source) => {
+      const frame = document.createElement('iframe');
+      document.body.appendChild(frame);
+      try {
+        return (frame.contentWindow as unknown as { eval(s: string): unknown }).eval(source);
+      } finally {
+        frame.remove();
+      }
+    };
+  }
+  // A computed specifier, so that the browser bundle does not try to resolve it.
+  const vm = (await import(/* @vite-ignore */ ['node', 'vm'].join(':'))) as typeof import('node:vm');
+  return (source) => vm.runInContext(source, vm.createContext({}));
+}
+const inRealm = await realmEvaluator();
 
 /** What a call gives: its text, or the thrown error's class. */
 function outcome(fn: () => unknown): unknown {
@@ -32,9 +50,15 @@ const SOURCES: Record<string, string> = {
 };
 
 describe('values from another realm', () => {
+  it('the realm is another one (its Number.prototype is not ours)', () => {
+    const n = inRealm('new Number(5)') as object;
+    expect(n instanceof Number).toBe(false);
+    expect(Object.getPrototypeOf(n)).not.toBe(Number.prototype);
+  });
+
   for (const [what, source] of Object.entries(SOURCES)) {
     it(`${what}: as JSON.stringify writes it`, async () => {
-      const value = vm.runInContext(source, vm.createContext({}));
+      const value = inRealm(source);
       const native = outcome(() => JSON.stringify(value));
       expect(outcome(() => stringify(value))).toEqual(native);
       expect(outcome(() => encode(value))).toEqual(native);
@@ -47,19 +71,19 @@ describe('values from another realm', () => {
   }
 
   it('canonicalize unboxes foreign Number and String objects too', () => {
-    const value = vm.runInContext('({ b: new Number(1e21), a: new String("x") })', vm.createContext({}));
+    const value = inRealm('({ b: new Number(1e21), a: new String("x") })');
     expect(canonicalize(value)).toBe('{"a":"x","b":1e+21}');
   });
 
   it('a foreign BigInt object throws in canonicalize as a local one does', () => {
-    const value = vm.runInContext('[Object(1n)]', vm.createContext({}));
+    const value = inRealm('[Object(1n)]');
     expect(() => canonicalize(value)).toThrow(TypeError);
     expect(() => canonicalize([Object(1n)])).toThrow(TypeError);
   });
 
   it('canonicalize refuses JSON.rawJSON text rather than write it in a form JCS may not allow', () => {
     const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
-    expect(typeof rawJSON).toBe('function'); // Node 26
+    expect(typeof rawJSON).toBe('function'); // Node 26, Chromium
     expect(() => canonicalize([rawJSON!('1.0')])).toThrow(/rawJSON\("1\.0"\) cannot be canonicalized/);
     expect(stringify([rawJSON!('1.0')])).toBe('[1.0]');
   });
