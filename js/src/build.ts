@@ -130,6 +130,39 @@ export interface ParseRecord {
   entries?: Map<string, ParseRecord>;
 }
 
+/**
+ * What parse's checking options ask of the document's objects and nesting (see
+ * ParseOptions): checked as values are built, so a parse without them pays nothing.
+ */
+export interface BuildPolicy {
+  /** duplicateKeys: 'error'. */
+  duplicateKeys: boolean;
+  /** protoAction for `__proto__` keys, constructorAction for `constructor` keys whose value has an own `prototype`. */
+  protoKeys: KeyAction;
+  constructorKeys: KeyAction;
+  /** Containers may nest this deep (Infinity: no limit). */
+  maxDepth: number;
+}
+export const KEEP = 0;
+export const REJECT = 1;
+export const REMOVE = 2;
+export type KeyAction = typeof KEEP | typeof REJECT | typeof REMOVE;
+
+/**
+ * A document the policy refuses, thrown by buildValue; the codec turns it into a
+ * positioned SyntaxError (locate.ts finds the place in the source, on this error path only).
+ */
+export class PolicyViolation {
+  constructor(
+    readonly kind: 'duplicate' | 'proto' | 'constructor' | 'depth',
+    /** The object, counted in document order of '{' from 0 (not for 'depth'). */
+    readonly objectIndex: number,
+    /** The member of that object, counted from 0 (not for 'depth'). */
+    readonly member: number,
+    readonly key: string,
+  ) {}
+}
+
 // The stacks are reused across calls (and emptied after each, so they keep nothing
 // alive); a nested parse from a reviver runs after the outer build has finished.
 const values: unknown[] = [];
@@ -140,6 +173,8 @@ const bases: number[] = [];
 const savedKeys: string[] = [];
 // Per open container, its parent's keyOk (bit 0) and storeKeys (bit 1).
 const savedFlags: number[] = [];
+// With a policy: per open object, its index in document order.
+const objectIndexes: number[] = [];
 
 /**
  * Builds the value. `text` is the document as a JS string (tape offsets index it).
@@ -158,6 +193,7 @@ export function buildValue(
   records: { root?: ParseRecord } | undefined,
   /** The source string is not well-formed UTF-16: escaped strings are re-read from it. */
   illFormed: boolean,
+  policy?: BuildPolicy,
 ): unknown {
   const w32 = tape.words;
   const f64 = tape.numbers;
@@ -170,6 +206,8 @@ export function buildValue(
   let flags = 0;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
+  const checking = policy !== undefined;
+  let objectsOpened = 0;
 
   let ni = tape.numbersStart;
   let i = tape.start;
@@ -248,7 +286,12 @@ export function buildValue(
           bases.push(top);
           savedKeys.push(key);
           savedFlags.push((keyOk ? 1 : 0) | (storeKeys ? 2 : 0));
-          storeKeys = (w & 15) === T_OBJECT_BEGIN && (withSource || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined);
+          // A policy reads every object's keys.
+          storeKeys = (w & 15) === T_OBJECT_BEGIN && (withSource || checking || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined);
+          if (checking) {
+            if (bases.length > policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
+            if ((w & 15) === T_OBJECT_BEGIN) objectIndexes.push(objectsOpened++);
+          }
           i += 1;
           continue;
         case T_ARRAY_END: {
@@ -266,11 +309,14 @@ export function buildValue(
           break;
         }
         case T_NUMBER_ARRAY:
+          // (An array of numbers and literals has no begin entry: its depth is checked here.)
+          if (checking && bases.length >= policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
           v = numberArray(f64, ni, w32[i + 1]);
           ni += w32[i + 1];
           i += 2;
           break;
         case T_SCALAR_ARRAY:
+          if (checking && bases.length >= policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
           v = scalarArray(f64, w32, ni, w32[i + 1]);
           ni += w32[i + 1];
           i += 2;
@@ -278,7 +324,12 @@ export function buildValue(
         case T_OBJECT_END: {
           const base = bases.pop()!;
           if (top > highWater) highWater = top;
-          const shape = w >>> 4;
+          let shape = w >>> 4;
+          // The policy's checks; removed members no longer match the shape.
+          if (checking && checkObject(policy, objectIndexes.pop()!, base, top, withSource) !== top) {
+            top = checkedTop;
+            shape = 0;
+          }
           let make = shape ? keys.constructors[shape] : undefined;
           if (make === undefined && shape) {
             const seen = (keys.sightings[shape] ?? 0) + 1;
@@ -348,7 +399,60 @@ export function buildValue(
       savedKeys.length = 0;
       savedFlags.length = 0;
     }
+    objectIndexes.length = 0;
   }
+}
+
+/** The value stack's top after checkObject removed members. */
+let checkedTop = 0;
+
+/**
+ * Applies the policy to the object whose members are the value stack's [base, top):
+ * throws a PolicyViolation, or removes the members the policy removes (compacting the
+ * stacks; checkedTop is then the new top). Returns the top to use.
+ */
+function checkObject(policy: BuildPolicy, objectIndex: number, base: number, top: number, withSource: boolean): number {
+  const n = top - base;
+  if (policy.duplicateKeys && n > 1) {
+    if (n <= 16) {
+      for (let j = base + 1; j < top; j++) {
+        const k = valueKeys[j];
+        for (let q = base; q < j; q++) {
+          if (valueKeys[q] === k) throw new PolicyViolation('duplicate', objectIndex, j - base, k);
+        }
+      }
+    } else {
+      const seen = new Set<string>();
+      for (let j = base; j < top; j++) {
+        const k = valueKeys[j];
+        if (seen.has(k)) throw new PolicyViolation('duplicate', objectIndex, j - base, k);
+        seen.add(k);
+      }
+    }
+  }
+  if (policy.protoKeys === KEEP && policy.constructorKeys === KEEP) return top;
+  let out = base;
+  for (let j = base; j < top; j++) {
+    const k = valueKeys[j];
+    let action: KeyAction = KEEP;
+    if (k === '__proto__') {
+      action = policy.protoKeys;
+    } else if (k === 'constructor' && policy.constructorKeys !== KEEP) {
+      const v = values[j];
+      if (typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, 'prototype')) action = policy.constructorKeys;
+    }
+    if (action === REJECT) throw new PolicyViolation(k === '__proto__' ? 'proto' : 'constructor', objectIndex, j - base, k);
+    if (action === REMOVE) continue;
+    if (out !== j) {
+      values[out] = values[j];
+      valueKeys[out] = k;
+      valueKeyOk[out] = valueKeyOk[j];
+      if (withSource) valueRecs[out] = valueRecs[j];
+    }
+    out++;
+  }
+  checkedTop = out;
+  return out;
 }
 
 /**

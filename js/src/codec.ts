@@ -1,5 +1,6 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
-import { buildValue, KeyCache, type ParseRecord, type TextSource } from './build.js';
+import { buildValue, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
+import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
@@ -40,6 +41,31 @@ export interface ParseOptions {
    * encode(value, { bigint: 'number' }) writes them back as they were.
    */
   bigint?: 'never' | 'unsafe' | 'always';
+  /**
+   * A key repeated in one object: 'last' (default) keeps the last value, as JSON.parse
+   * does; 'error' throws a SyntaxError (code DUPLICATE_KEY) at the repeated key. Keys
+   * are compared as decoded ("a" and "\u0061" are the same key).
+   */
+  duplicateKeys?: 'last' | 'error';
+  /**
+   * `__proto__` keys: 'ignore' (default) makes them own data properties, as JSON.parse
+   * does (a prototype never changes either way); 'error' throws a SyntaxError (code
+   * FORBIDDEN_PROTO); 'remove' leaves them out. For values that later meet code that
+   * merges objects unsafely (secure-json-parse's protoAction).
+   */
+  protoAction?: 'ignore' | 'error' | 'remove';
+  /**
+   * `constructor` keys whose value is an object with its own `prototype` key: 'ignore'
+   * (default), 'error' (code FORBIDDEN_CONSTRUCTOR) or 'remove', as protoAction
+   * (secure-json-parse's constructorAction).
+   */
+  constructorAction?: 'ignore' | 'error' | 'remove';
+  /**
+   * The deepest nesting of arrays and objects allowed (the outermost container is at
+   * depth 1; 0 allows primitives only). Deeper is a SyntaxError (code TOO_DEEP) at the
+   * first container too deep. Default: no limit (any depth parses, as in JSON.parse).
+   */
+  maxDepth?: number;
 }
 
 /** Bytes inputs from this size decode strings one by one (V8 strings stop near 2^29 units). */
@@ -142,6 +168,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
+    const policy = policyOf(reviverOrOptions);
     const input = toParseInput(text);
     const reviver = pickReviver(reviverOrOptions);
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
@@ -181,7 +208,10 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
           : stringHeap
             ? () => stringHeapText(report)
             : () => decodeUtf8(input);
-      value = buildFromReport(report, text, records, illFormed);
+      value = buildFromReport(report, text, records, illFormed, policy);
+    } catch (e) {
+      if (e instanceof PolicyViolation) throw violationError(e, input, policy!);
+      throw e;
     } finally {
       memory.release(region);
     }
@@ -201,6 +231,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     source: TextSource | (() => string),
     records: { root?: ParseRecord } | undefined,
     illFormed: boolean,
+    policy?: BuildPolicy,
   ): unknown {
     const { i32, f64, u16 } = memory.wide();
     const start = i32[report + 2] >>> 2;
@@ -221,7 +252,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     };
     const text = typeof source === 'function' ? source() : source;
     try {
-      return buildValue(tape, text, keys, records, illFormed);
+      return buildValue(tape, text, keys, records, illFormed, policy);
     } catch (e) {
       // Some new keys may not have reached the cache: forget them all on both sides.
       wasm.wj_reset_keys();
@@ -421,6 +452,42 @@ function pickReviver(arg: unknown): Reviver | undefined {
     if (typeof r === 'function') return r;
   }
   return undefined;
+}
+
+/** The checks parse's options ask for; undefined when none (the default path). */
+function policyOf(arg: unknown): BuildPolicy | undefined {
+  if (arg === null || typeof arg !== 'object') return undefined;
+  const o = arg as ParseOptions;
+  const duplicates = o.duplicateKeys;
+  if (duplicates !== undefined && duplicates !== 'last' && duplicates !== 'error') {
+    throw new TypeError(`wasmjson.parse: options.duplicateKeys must be 'last' or 'error', got ${String(duplicates)}`);
+  }
+  const protoKeys = keyAction(o.protoAction, 'protoAction');
+  const constructorKeys = keyAction(o.constructorAction, 'constructorAction');
+  let maxDepth = Infinity;
+  if (o.maxDepth !== undefined) {
+    maxDepth = o.maxDepth;
+    if (typeof maxDepth !== 'number' || !(maxDepth >= 0) || (maxDepth !== Infinity && !Number.isInteger(maxDepth))) {
+      throw new RangeError(`wasmjson.parse: options.maxDepth must be a non-negative integer, got ${String(o.maxDepth)}`);
+    }
+  }
+  if (duplicates !== 'error' && protoKeys === KEEP && constructorKeys === KEEP && maxDepth === Infinity) return undefined;
+  return { duplicateKeys: duplicates === 'error', protoKeys, constructorKeys, maxDepth };
+}
+
+function keyAction(action: unknown, name: string): KeyAction {
+  if (action === undefined || action === 'ignore') return KEEP;
+  if (action === 'error') return REJECT;
+  if (action === 'remove') return REMOVE;
+  throw new TypeError(`wasmjson.parse: options.${name} must be 'ignore', 'error' or 'remove', got ${String(action)}`);
+}
+
+/** The SyntaxError for a document a parse option refuses, positioned in the source. */
+function violationError(v: PolicyViolation, source: string | Uint8Array, policy: BuildPolicy): JsonSyntaxError {
+  const offset = locateViolation(source, v, policy.maxDepth);
+  if (v.kind === 'depth') return new JsonSyntaxError('TOO_DEEP', offset, source, undefined, String(policy.maxDepth));
+  if (v.kind === 'duplicate') return new JsonSyntaxError('DUPLICATE_KEY', offset, source, undefined, v.key);
+  return new JsonSyntaxError(v.kind === 'proto' ? 'FORBIDDEN_PROTO' : 'FORBIDDEN_CONSTRUCTOR', offset, source);
 }
 
 /** The parse flags for options.bigint (0 for a reviver function or no options). */

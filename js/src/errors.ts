@@ -20,7 +20,12 @@ export type ErrorCode =
   | 'TRAILING_CONTENT'
   | 'INVALID_UTF8'
   | 'LEADING_ZERO'
-  | 'OUT_OF_MEMORY';
+  | 'OUT_OF_MEMORY'
+  // From parse's checking options (not wasm codes).
+  | 'DUPLICATE_KEY'
+  | 'FORBIDDEN_PROTO'
+  | 'FORBIDDEN_CONSTRUCTOR'
+  | 'TOO_DEEP';
 
 // Index = the numeric code from wasm.
 const CODES: readonly (ErrorCode | undefined)[] = [
@@ -61,6 +66,8 @@ const PHRASES: Partial<Record<ErrorCode, string>> = {
   TRAILING_CONTENT: 'Unexpected non-whitespace character after JSON',
   INVALID_UTF8: 'Invalid UTF-8 in JSON',
   LEADING_ZERO: 'Unexpected number in JSON',
+  FORBIDDEN_PROTO: 'Forbidden "__proto__" key in JSON',
+  FORBIDDEN_CONSTRUCTOR: 'Forbidden "constructor" key (its value has a "prototype") in JSON',
 };
 
 const SPECIAL_STRINGS = ['NaN', 'Infinity', 'undefined', '[object Object]'];
@@ -92,11 +99,14 @@ export class JsonSyntaxError extends SyntaxError {
     });
   }
 
-  /** `at`: line and column when already known (wasm counts them on the document's bytes). */
-  constructor(code: ErrorCode, offset: number, source: ErrorSource, at?: { line: number; column: number }) {
+  /**
+   * `at`: line and column when already known (wasm counts them on the document's bytes).
+   * `detail`: the duplicate key (DUPLICATE_KEY), the depth limit (TOO_DEEP).
+   */
+  constructor(code: ErrorCode, offset: number, source: ErrorSource, at?: { line: number; column: number }, detail?: string) {
     const { line, column } = at ?? lineAndColumn(source, offset);
     const excerpt = excerptAt(source, offset);
-    super(message(code, offset, line, column, source));
+    super(message(code, offset, line, column, source, detail));
     this.name = 'SyntaxError';
     this.code = code;
     this.offset = offset;
@@ -181,7 +191,10 @@ function message(
   line: number,
   column: number,
   source: ErrorSource,
+  detail?: string,
 ): string {
+  if (code === 'DUPLICATE_KEY') return `Duplicate key ${JSON.stringify(detail)} in JSON at position ${offset}${lineAndColumnText(line, column)}`;
+  if (code === 'TOO_DEEP') return `JSON nested deeper than ${detail} levels (options.maxDepth) at position ${offset}${lineAndColumnText(line, column)}`;
   if (code === 'EXPECTED_COLON' && LEGACY_COLON_AFTER_COMMA && !isFirstProperty(source, offset)) {
     code = offset >= source.length ? 'UNEXPECTED_END' : 'UNEXPECTED_CHARACTER';
   }

@@ -1,0 +1,297 @@
+// parse(text, { duplicateKeys, protoAction, constructorAction, maxDepth }): the checking
+// options. The model is a small recursive-descent parser written here, which applies the
+// same rules in the order the codec meets them (a container's depth when it opens, an
+// object's keys when it closes: duplicates first, then __proto__ / constructor in member
+// order) and says where the first violation is. Without these options parse is JSON.parse
+// (the other suites); with them, values and errors must match the model.
+import { describe, expect, it } from 'vitest';
+import { parse, type JsonSyntaxError } from 'wasmjson';
+import { codecFor, FLAVORS } from './support/flavors.js';
+import { jsonDiff, keyOrders, randomDocument, randomOptions, Rng } from './support/random-json.js';
+
+type Action = 'ignore' | 'error' | 'remove';
+interface Policy {
+  duplicateKeys?: 'last' | 'error';
+  protoAction?: Action;
+  constructorAction?: Action;
+  maxDepth?: number;
+}
+type Outcome = { value: unknown } | { code: string; offset: number; key?: string };
+
+class Violation {
+  constructor(readonly code: string, readonly offset: number, readonly key?: string) {}
+}
+
+/** The model: the document's value under `policy`, or its first violation (UTF-16 offset). */
+function model(text: string, policy: Policy): Outcome {
+  const maxDepth = policy.maxDepth ?? Infinity;
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const literal = (): string => {
+    const start = i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return text.slice(start, i);
+  };
+  const value = (depth: number): unknown => {
+    ws();
+    const c = text[i];
+    if (c === '[' || c === '{') {
+      if (depth + 1 > maxDepth) throw new Violation('TOO_DEEP', i);
+      i++;
+      ws();
+      if (c === '[') {
+        const a: unknown[] = [];
+        if (text[i] === ']') return i++, a;
+        for (;;) {
+          a.push(value(depth + 1));
+          ws();
+          if (text[i++] === ']') return a;
+        }
+      }
+      const members: { key: string; at: number; value: unknown }[] = [];
+      if (text[i] !== '}') {
+        for (;;) {
+          ws();
+          const at = i;
+          const key = JSON.parse(literal()) as string;
+          ws();
+          i++; // ':'
+          members.push({ key, at, value: value(depth + 1) });
+          ws();
+          if (text[i++] === '}') break;
+        }
+      } else {
+        i++;
+      }
+      if (policy.duplicateKeys === 'error') {
+        for (let j = 1; j < members.length; j++) {
+          if (members.slice(0, j).some((m) => m.key === members[j].key)) throw new Violation('DUPLICATE_KEY', members[j].at, members[j].key);
+        }
+      }
+      const o: Record<string, unknown> = {};
+      for (const m of members) {
+        let action: Action = 'ignore';
+        if (m.key === '__proto__') action = policy.protoAction ?? 'ignore';
+        else if (m.key === 'constructor' && typeof m.value === 'object' && m.value !== null && Object.hasOwn(m.value, 'prototype')) {
+          action = policy.constructorAction ?? 'ignore';
+        }
+        if (action === 'error') throw new Violation(m.key === '__proto__' ? 'FORBIDDEN_PROTO' : 'FORBIDDEN_CONSTRUCTOR', m.at);
+        if (action === 'remove') continue;
+        Object.defineProperty(o, m.key, { value: m.value, writable: true, enumerable: true, configurable: true });
+      }
+      return o;
+    }
+    if (c === '"') return JSON.parse(literal());
+    const start = i;
+    while (i < text.length && !' \t\n\r,]}'.includes(text[i])) i++;
+    return JSON.parse(text.slice(start, i));
+  };
+  try {
+    return { value: value(0) };
+  } catch (e) {
+    if (!(e instanceof Violation)) throw e;
+    return { code: e.code, offset: e.offset, key: e.key };
+  }
+}
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const byteOffset = (text: string, offset: number) => utf8(text.slice(0, offset)).length;
+
+/** '' when the codec's outcome matches the model's (offsets in bytes for bytes input). */
+function compare(run: () => unknown, expected: Outcome, toOffset: (o: number) => number): string {
+  let got: unknown;
+  try {
+    got = run();
+  } catch (e) {
+    const err = e as JsonSyntaxError;
+    if (!('code' in expected)) return `threw ${err.message}`;
+    if (!(err instanceof SyntaxError)) return `threw a ${(err as Error).name}`;
+    if (err.code !== expected.code || err.offset !== toOffset(expected.offset)) {
+      return `threw ${err.code} at ${err.offset}, expected ${expected.code} at ${toOffset(expected.offset)}`;
+    }
+    if (expected.key !== undefined && !err.message.includes(JSON.stringify(expected.key))) return `message without the key: ${err.message}`;
+    return '';
+  }
+  if ('code' in expected) return `returned a value, expected ${expected.code} at ${toOffset(expected.offset)}`;
+  return jsonDiff(got, expected.value) || (JSON.stringify(keyOrders(got)) === JSON.stringify(keyOrders(expected.value)) ? '' : 'key order');
+}
+
+const POLICIES: Policy[] = [
+  { duplicateKeys: 'error' },
+  { protoAction: 'error' },
+  { protoAction: 'remove' },
+  { constructorAction: 'error' },
+  { constructorAction: 'remove' },
+  { maxDepth: 3 },
+  { maxDepth: 0 },
+  { duplicateKeys: 'error', protoAction: 'remove', constructorAction: 'error', maxDepth: 6 },
+  { protoAction: 'remove', constructorAction: 'remove' },
+];
+
+const CASES = [
+  '{"a":1,"b":2,"a":3}',
+  '{"a":1,"\\u0061":2}',
+  '[{"x":{}},{"y":1,"z":{"q":1,"q":2}},{"q":1}]',
+  '{"__proto__":{"polluted":true},"a":1}',
+  '{"a":{"b":{"__proto__":[1,2]}},"__proto__":null}',
+  '{"\\u005f_proto__":1}',
+  '{"constructor":{"prototype":{"polluted":true}},"b":2}',
+  '{"constructor":{"prototype":null}}',
+  '{"constructor":{"protoype":{}},"constructor2":{"prototype":1},"x":{"constructor":1}}',
+  '{"constructor":[1,2]}',
+  '[[1,[2]],{"a":[[[]]]}]',
+  '[1,[2,[3,[4,[5,[6,[7]]]]]]]',
+  '{"é😀":1,"é😀":2}',
+  ' { "__proto__" : 1 , "__proto__" : 2 } ',
+  '"just a string"',
+  '[]',
+  '{}',
+];
+
+for (const flavor of FLAVORS) {
+  describe(`parse checking options (${flavor})`, async () => {
+    const codec = await codecFor(flavor);
+
+    it('hand-picked documents match the model, from strings and bytes, with and without a reviver', () => {
+      const failures: string[] = [];
+      for (const text of CASES) {
+        for (const policy of POLICIES) {
+          const expected = model(text, policy);
+          const id = `${JSON.stringify(policy)} ${text}`;
+          const byChar = (o: number) => o;
+          const byByte = (o: number) => byteOffset(text, o);
+          const checks: [string, () => unknown, (o: number) => number][] = [
+            ['string', () => codec.parse(text, policy), byChar],
+            ['bytes', () => codec.parse(utf8(text), policy), byByte],
+            ['bytes, each', () => codec.parse(utf8(text), { ...policy, stringDecoding: 'each' }), byByte],
+            ['reviver', () => codec.parse(text, { ...policy, reviver: (_k: string, v: unknown) => v }), byChar],
+          ];
+          for (const [label, run, toOffset] of checks) {
+            const d = compare(run, expected, toOffset);
+            if (d) failures.push(`${label} ${id}: ${d}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('random documents (duplicates, __proto__, constructor, prototype keys, escapes) match the model', () => {
+      const rng = new Rng(20261201);
+      const failures: string[] = [];
+      let violations = 0;
+      for (let n = 0; n < 400 && failures.length < 5; n++) {
+        const { text } = randomDocument(rng, randomOptions(rng));
+        const policy: Policy = {
+          duplicateKeys: rng.pick(['last', 'error', undefined]),
+          protoAction: rng.pick(['ignore', 'error', 'remove', undefined]),
+          constructorAction: rng.pick(['ignore', 'error', 'remove', undefined]),
+          maxDepth: rng.pick([undefined, undefined, 1, 2, 4, 8, 20]),
+        };
+        const expected = model(text, policy);
+        if ('code' in expected) violations++;
+        for (const [label, run, toOffset] of [
+          ['string', () => codec.parse(text, policy), (o: number) => o],
+          ['bytes', () => codec.parse(utf8(text), policy), (o: number) => byteOffset(text, o)],
+        ] as const) {
+          const d = compare(run, expected, toOffset);
+          if (d) failures.push(`#${n} ${label} ${JSON.stringify(policy)}: ${d}`);
+        }
+      }
+      expect(failures).toEqual([]);
+      // The generator makes such keys often enough for both outcomes to be exercised.
+      expect(violations).toBeGreaterThan(40);
+      expect(violations).toBeLessThan(360);
+    });
+
+    it('the defaults ask for nothing: the same values as no options at all', () => {
+      const text = '{"a":1,"a":2,"__proto__":{"x":1},"constructor":{"prototype":{}},"d":[[[[1]]]]}';
+      const plain = codec.parse(text);
+      for (const options of [{}, { duplicateKeys: 'last', protoAction: 'ignore', constructorAction: 'ignore', maxDepth: Infinity }] as const) {
+        expect(jsonDiff(codec.parse(text, options), plain)).toBe('');
+      }
+      expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+      expect(Object.hasOwn(plain as object, '__proto__')).toBe(true);
+    });
+
+    it('removing keeps objects whose shape is cached apart from those without the key', () => {
+      // The same key sequence many times (a cached constructor), then with removal.
+      const row = '{"__proto__":1,"a":2,"constructor":{"prototype":3}}';
+      const text = `[${Array(20).fill(row).join(',')}]`;
+      for (let round = 0; round < 3; round++) {
+        expect(codec.parse(text).every((o: object) => Object.keys(o).join() === '__proto__,a,constructor')).toBe(true);
+        expect(codec.parse(text, { protoAction: 'remove', constructorAction: 'remove' })).toEqual(Array(20).fill({ a: 2 }));
+        expect(codec.parse(text, { protoAction: 'remove' }).every((o: object) => Object.keys(o).join() === 'a,constructor')).toBe(true);
+      }
+    });
+
+    it('a reviver runs on the checked value: removed keys never reach it', () => {
+      const keys: string[] = [];
+      codec.parse('{"__proto__":{"x":1},"a":{"constructor":{"prototype":1}},"b":2}', {
+        protoAction: 'remove',
+        constructorAction: 'remove',
+        reviver(k: string, v: unknown) {
+          keys.push(k);
+          return v;
+        },
+      });
+      expect(keys).toEqual(['a', 'b', '']);
+    });
+
+    it('maxDepth counts arrays of numbers too, and reaches any depth without recursion', () => {
+      expect(() => codec.parse('[[1,2]]', { maxDepth: 1 })).toThrow(/nested deeper than 1 levels.*position 1/);
+      expect(() => codec.parse('[[]]', { maxDepth: 1 })).toThrow(SyntaxError);
+      expect(codec.parse('[[]]', { maxDepth: 2 })).toEqual([[]]);
+      const depth = 1_000_000;
+      const deep = '['.repeat(depth) + ']'.repeat(depth);
+      expect(() => codec.parse(deep, { maxDepth: 1000 })).toThrow(expect.objectContaining({ code: 'TOO_DEEP', offset: 1000 }));
+      let v = codec.parse(deep, { maxDepth: depth }) as unknown[];
+      let n = 1;
+      while (v.length) {
+        v = v[0] as unknown[];
+        n++;
+      }
+      expect(n).toBe(depth);
+    });
+
+    it('errors name the place: line, column, excerpt, message in V8 style', () => {
+      try {
+        codec.parse('{\n  "id": 1,\n  "id": 2\n}', { duplicateKeys: 'error' });
+        expect.unreachable();
+      } catch (e) {
+        const err = e as JsonSyntaxError;
+        expect(err).toBeInstanceOf(SyntaxError);
+        expect(err.code).toBe('DUPLICATE_KEY');
+        expect([err.offset, err.line, err.column]).toEqual([15, 3, 3]);
+        expect(err.message).toMatch(/^Duplicate key "id" in JSON at position 15/);
+        expect(err.excerpt).toContain('"id": 2');
+      }
+      expect(() => codec.parse('{"__proto__":1}', { protoAction: 'error' })).toThrow(/^Forbidden "__proto__" key in JSON at position 1/);
+    });
+
+    it('refuses options it does not know the value of', () => {
+      expect(() => codec.parse('1', { duplicateKeys: 'first' as never })).toThrow(TypeError);
+      expect(() => codec.parse('1', { protoAction: 'delete' as never })).toThrow(TypeError);
+      expect(() => codec.parse('1', { constructorAction: true as never })).toThrow(TypeError);
+      for (const bad of [-1, 1.5, NaN, '3', null]) {
+        expect(() => codec.parse('1', { maxDepth: bad as never })).toThrow(RangeError);
+      }
+    });
+
+    it('a failed check leaves the codec clean for the next parse', () => {
+      const text = '{"k1":1,"k2":2,"k1":3}';
+      expect(() => codec.parse(text, { duplicateKeys: 'error' })).toThrow(SyntaxError);
+      expect(codec.parse(text)).toEqual({ k1: 3, k2: 2 });
+      expect(codec.parse('{"k2":5,"k1":6}')).toEqual({ k2: 5, k1: 6 });
+    });
+  });
+}
+
+describe('parse checking options through the top-level export', () => {
+  it('works on the default codec too', () => {
+    expect(() => parse('{"a":1,"a":2}', { duplicateKeys: 'error' })).toThrow(SyntaxError);
+    expect(parse('{"__proto__":1,"b":2}', { protoAction: 'remove' })).toEqual({ b: 2 });
+  });
+});
