@@ -88,6 +88,10 @@ export async function loadPeers() {
           const t = doc.text;
           return () => parse(t);
         },
+        'parse-secure': (doc) => {
+          const t = doc.text;
+          return () => parse(t);
+        },
       },
     });
   } else missing.push('secure-json-parse');

@@ -376,6 +376,27 @@ export const OPERATIONS = [
     peerCheck: (doc, got) => deepEqual(bigintExpected(doc), got, { prototypes: false }),
   },
   {
+    // The checks for untrusted input that secure-json-parse makes by default (refuse
+    // __proto__ keys and constructor.prototype), against plain native parsing: what the
+    // checks cost. secure-json-parse (JSON.parse, a regex scan, then a walk when a key is
+    // found) is the peer.
+    id: 'parse-secure',
+    label: "parse(string, { protoAction: 'error', constructorAction: 'error' })",
+    baseline: 'JSON.parse(string)',
+    native: (doc) => {
+      const t = doc.text;
+      return () => JSON.parse(t);
+    },
+    available: (c) => typeof c.parse === 'function',
+    wasmjson: (c, doc) => {
+      const t = doc.text;
+      const options = { protoAction: 'error', constructorAction: 'error' };
+      return () => c.parse(t, options);
+    },
+    check: (doc, got) => deepEqual(doc.value, got),
+    peerCheck: (doc, got) => deepEqual(doc.value, got, { prototypes: false }),
+  },
+  {
     id: 'parse-bytes',
     label: 'parse(bytes)',
     baseline: 'JSON.parse(TextDecoder(bytes))',

@@ -50,11 +50,17 @@ export class KeyCache {
   assignable: boolean[] = [];
   constructors: (ObjectConstructor | undefined)[] = [];
   sightings: number[] = [];
+  /**
+   * By shape: true when its keys pass every check of parse's options (no key repeats,
+   * none is `__proto__` or `constructor`), so objects of that shape skip the checks.
+   */
+  unchecked: boolean[] = [];
   clear(): void {
     this.strings.length = 0;
     this.assignable.length = 0;
     this.constructors.length = 0;
     this.sightings.length = 0;
+    this.unchecked.length = 0;
   }
 }
 
@@ -286,8 +292,10 @@ export function buildValue(
           bases.push(top);
           savedKeys.push(key);
           savedFlags.push((keyOk ? 1 : 0) | (storeKeys ? 2 : 0));
-          // A policy reads every object's keys.
-          storeKeys = (w & 15) === T_OBJECT_BEGIN && (withSource || checking || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined);
+          // A policy reads the keys of objects whose shape has not passed its checks.
+          storeKeys =
+            (w & 15) === T_OBJECT_BEGIN &&
+            (withSource || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined || (checking && keys.unchecked[w >>> 4] !== true));
           if (checking) {
             if (bases.length > policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
             if ((w & 15) === T_OBJECT_BEGIN) objectIndexes.push(objectsOpened++);
@@ -325,10 +333,18 @@ export function buildValue(
           const base = bases.pop()!;
           if (top > highWater) highWater = top;
           let shape = w >>> 4;
-          // The policy's checks; removed members no longer match the shape.
-          if (checking && checkObject(policy, objectIndexes.pop()!, base, top, withSource) !== top) {
-            top = checkedTop;
-            shape = 0;
+          // The policy's checks (once per shape when its keys need none); removed members
+          // no longer match the shape.
+          if (checking) {
+            const objectIndex = objectIndexes.pop()!;
+            if (shape === 0 || keys.unchecked[shape] !== true) {
+              if (checkObject(policy, objectIndex, base, top, withSource) !== top) {
+                top = checkedTop;
+                shape = 0;
+              } else if (shape !== 0 && needsNoChecks(base, top)) {
+                keys.unchecked[shape] = true;
+              }
+            }
           }
           let make = shape ? keys.constructors[shape] : undefined;
           if (make === undefined && shape) {
@@ -401,6 +417,16 @@ export function buildValue(
     }
     objectIndexes.length = 0;
   }
+}
+
+/** Whether the keys at [base, top) of the value stack pass every check whatever their values. */
+function needsNoChecks(base: number, top: number): boolean {
+  for (let j = base; j < top; j++) {
+    const k = valueKeys[j];
+    if (k === '__proto__' || k === 'constructor') return false;
+    for (let q = base; q < j; q++) if (valueKeys[q] === k) return false;
+  }
+  return true;
 }
 
 /** The value stack's top after checkObject removed members. */

@@ -227,6 +227,22 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('shapes seen before (with constructors) are still checked, and clean ones pass', () => {
+      const dup = `[${Array(20).fill('{"a":1,"b":2,"a":3}').join(',')}]`;
+      const clean = `[${Array(20).fill('{"a":1,"b":2}').join(',')}]`;
+      for (let round = 0; round < 3; round++) {
+        expect(codec.parse(dup)).toEqual(Array(20).fill({ a: 3, b: 2 }));
+        expect(() => codec.parse(dup, { duplicateKeys: 'error' })).toThrow(expect.objectContaining({ code: 'DUPLICATE_KEY', offset: 14 }));
+        expect(codec.parse(clean, { duplicateKeys: 'error', protoAction: 'error', constructorAction: 'error' })).toEqual(Array(20).fill({ a: 1, b: 2 }));
+      }
+      // Objects of a shape that has a constructor key are checked every time: the last one alone fails.
+      const late = `[${Array(19).fill('{"constructor":{"x":2}}').join(',')},{"constructor":{"prototype":2}}]`;
+      expect(codec.parse(late.replace('"prototype"', '"y"'), { constructorAction: 'error' })).toHaveLength(20);
+      expect(() => codec.parse(late, { constructorAction: 'error' })).toThrow(
+        expect.objectContaining({ code: 'FORBIDDEN_CONSTRUCTOR', offset: late.lastIndexOf('{"constructor"') + 1 }),
+      );
+    });
+
     it('a reviver runs on the checked value: removed keys never reach it', () => {
       const keys: string[] = [];
       codec.parse('{"__proto__":{"x":1},"a":{"constructor":{"prototype":1}},"b":2}', {
