@@ -77,8 +77,12 @@ Prints "<file>: valid" for each valid input; for an invalid one prints
 Columns count characters (code points), starting at 1.
 
 Options:
-  -q, --quiet    print nothing for valid inputs
-  -h, --help     this help
+  -q, --quiet      print nothing for valid inputs
+  --strict         also refuse what untrusted input should not hold: a key repeated in
+                   one object [DUPLICATE_KEY], "__proto__" keys [FORBIDDEN_PROTO], and
+                   "constructor" keys whose value has a "prototype" [FORBIDDEN_CONSTRUCTOR]
+  --max-depth N    refuse arrays and objects nested deeper than N levels [TOO_DEEP]
+  -h, --help       this help
 
 Exit status: 0 all valid; 1 some input is invalid; 2 usage error or unreadable file.`;
     case 'fmt':
@@ -255,8 +259,21 @@ function isSyntaxError(e) {
 // Commands
 
 async function cmdValidate(args) {
-  const { flags, positional } = parseArgs(args, { ...HELP, '-q': { key: 'quiet' }, '--quiet': { key: 'quiet' } });
+  const { flags, positional } = parseArgs(args, {
+    ...HELP,
+    '-q': { key: 'quiet' },
+    '--quiet': { key: 'quiet' },
+    '--strict': { key: 'strict' },
+    '--max-depth': { key: 'maxDepth', value: true },
+  });
   if (flags.help) return print(await helpFor('validate'));
+  const checks = { explain: true };
+  if (flags.strict) Object.assign(checks, { duplicateKeys: 'error', protoAction: 'error', constructorAction: 'error' });
+  if (flags.maxDepth !== undefined) {
+    const n = Number(flags.maxDepth);
+    if (!/^[0-9]+$/.test(flags.maxDepth) || !Number.isSafeInteger(n)) throw new Usage(`validate: --max-depth takes a whole number, got '${flags.maxDepth}'`);
+    checks.maxDepth = n;
+  }
   if (!positional.length) throw new Usage('validate: give a file, or - for stdin');
   if (positional.filter((p) => p === '-').length > 1) throw new Usage('validate: stdin (-) can be read only once');
   const c = await codec();
@@ -271,7 +288,7 @@ async function cmdValidate(args) {
       status = 2;
       continue;
     }
-    const r = c.validate(input.bytes, { explain: true });
+    const r = c.validate(input.bytes, checks);
     if (r.valid) {
       if (!flags.quiet) process.stdout.write(`${input.name}: valid\n`);
     } else {

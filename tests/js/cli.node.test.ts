@@ -124,6 +124,23 @@ describe('wasmjson validate', () => {
     expect(empty.stderr).toMatch(/^empty\.json:1:1: Unexpected end of JSON input \[UNEXPECTED_END\]/);
   });
 
+  it('--strict refuses repeated keys, __proto__ and constructor.prototype; --max-depth limits nesting', () => {
+    const dup = file('dup.json', '{\n  "id": 1,\n  "id": 2\n}');
+    expect(cli(['validate', dup]).code).toBe(0);
+    const r = cli(['validate', '--strict', dup]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^dup\.json:3:3: Duplicate key "id" in JSON at byte 15 \[DUPLICATE_KEY\]/);
+    expect(r.stderr.split('\n')[3]).toBe('> 3 |   "id": 2');
+    const proto = file('proto.json', '[{"__proto__": {"admin": true}}]');
+    expect(cli(['validate', '--strict', proto]).stderr).toMatch(/^proto\.json:1:3: .*\[FORBIDDEN_PROTO\]/);
+    const deep = file('deep.json', '[[[[]]]]');
+    expect(cli(['validate', '--max-depth', '4', deep]).code).toBe(0);
+    const tooDeep = cli(['validate', '--max-depth', '3', deep]);
+    expect(tooDeep.code).toBe(1);
+    expect(tooDeep.stderr).toMatch(/^deep\.json:1:4: .*\[TOO_DEEP\]/);
+    expect(cli(['validate', '--max-depth', 'x', deep]).code).toBe(2);
+  });
+
   it('a long line is shown as a window around the error', () => {
     const r = cli(['validate', file('long.json', '[' + '1,'.repeat(500) + 'x]')]);
     expect(r.code).toBe(1);

@@ -90,6 +90,38 @@ for (const flavor of FLAVORS) {
       expect(codec.validate('[1]', { explain: true })).toEqual({ valid: true });
     });
 
+    it("applies parse's checks when asked, with the same errors as parse", () => {
+      const cases: [string, Record<string, unknown>, string | null][] = [
+        ['{"a":1,"b":{"a":2}}', { duplicateKeys: 'error' }, null],
+        ['{"a":1,"b":2,"a":3}', { duplicateKeys: 'error' }, 'DUPLICATE_KEY'],
+        ['{"a":1,"b":2,"a":3}', { duplicateKeys: 'last' }, null],
+        ['[{"__proto__":{}}]', { protoAction: 'error' }, 'FORBIDDEN_PROTO'],
+        ['{"constructor":{"prototype":{}}}', { constructorAction: 'error' }, 'FORBIDDEN_CONSTRUCTOR'],
+        ['{"constructor":{"prototype":{}}}', { protoAction: 'error' }, null],
+        ['[[[1]]]', { maxDepth: 2 }, 'TOO_DEEP'],
+        ['[[[1]]]', { maxDepth: 3 }, null],
+        ['[[[1]', { maxDepth: 2 }, 'EXPECTED_COMMA_OR_BRACKET'],
+      ];
+      for (const [text, checks, code] of cases) {
+        for (const input of [text, new TextEncoder().encode(text)]) {
+          expect(codec.validate(input, checks)).toBe(code === null);
+          const r = codec.validate(input, { ...checks, explain: true });
+          expect(r.valid).toBe(code === null);
+          if (code === null) continue;
+          expect(r.error!.code).toBe(code);
+          let thrown: unknown;
+          try {
+            codec.parse(input, checks);
+          } catch (e) {
+            thrown = e;
+          }
+          expect((thrown as Error).message).toBe(r.error!.message);
+        }
+      }
+      expect(() => codec.validate('1', { maxDepth: -2 })).toThrow(RangeError);
+      expect(() => codec.validate('[', { duplicateKeys: 'yes' as never })).toThrow(TypeError);
+    });
+
     it('accepts every byte container: Uint8Array, subarray, ArrayBuffer, DataView', () => {
       const bytes = utf8('xx[1, {"a": "b"}]yy');
       expect(codec.validate(bytes)).toBe(false);
