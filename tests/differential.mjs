@@ -7,12 +7,16 @@
 // deep, wide, unicode, lone surrogates, escapes, number edge cases, whitespace) must
 // parse to the same value as JSON.parse from a string and from UTF-8 bytes (or both must
 // throw); a one-character mutation must agree with JSON.parse on success vs failure and
-// value; and the parsed value must stringify() exactly as JSON.stringify does, with and
-// without indentation. Prints counts and exits 1 on the first mismatch, with the input.
+// value; the parsed value must stringify() exactly as JSON.stringify does, with and
+// without indentation; and parse with random checking options (duplicateKeys,
+// protoAction, constructorAction, maxDepth) must give the value or the error (code and
+// offset) of the model in tests/js/support/checked-parse.ts. Prints counts and exits 1 on
+// the first mismatch, with the input.
 import { isDeepStrictEqual } from 'node:util';
 import { load } from '../dist/node.mjs';
 import { jsonDiff, mutate, randomDocument, Rng } from './js/support/random-json.ts';
 import { referenceParse } from './js/support/reference-parse.ts';
+import { checkedParse } from './js/support/checked-parse.ts';
 
 const cases = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -93,6 +97,34 @@ for (let n = 1; n <= cases; n++) {
             process.exit(1);
           }
         }
+      }
+    }
+  }
+  // The checking options, on the unmutated document (valid JSON, as the model needs).
+  const policy = {
+    duplicateKeys: rng.pick(['last', 'error']),
+    protoAction: rng.pick(['ignore', 'error', 'remove']),
+    constructorAction: rng.pick(['ignore', 'error', 'remove']),
+    maxDepth: rng.pick([Infinity, 1, 3, 8, 20]),
+  };
+  const want = checkedParse(text, policy);
+  const textBytes = encoder.encode(text);
+  for (const c of codecs) {
+    for (const input of [text, textBytes]) {
+      checks++;
+      let got;
+      try {
+        got = { value: c.parse(input, policy) };
+      } catch (e) {
+        if (!(e instanceof SyntaxError)) throw e;
+        got = { code: e.code, offset: e.offset };
+      }
+      const wantOffset = 'code' in want && typeof input !== 'string' ? encoder.encode(text.slice(0, want.offset)).length : want.offset;
+      const agree = 'code' in want ? got.code === want.code && got.offset === wantOffset : 'value' in got && jsonDiff(got.value, want.value) === '';
+      if (!agree) {
+        console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: parse(${typeof input === 'string' ? 'string' : 'bytes'} ${JSON.stringify(text).slice(0, 2000)}, ${JSON.stringify(policy)})`);
+        console.error({ want: 'code' in want ? { ...want, offset: wantOffset } : 'a value', got: 'code' in got ? got : 'a value' });
+        process.exit(1);
       }
     }
   }

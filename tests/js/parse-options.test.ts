@@ -1,101 +1,11 @@
 // parse(text, { duplicateKeys, protoAction, constructorAction, maxDepth }): the checking
-// options. The model is a small recursive-descent parser written here, which applies the
-// same rules in the order the codec meets them (a container's depth when it opens, an
-// object's keys when it closes: duplicates first, then __proto__ / constructor in member
-// order) and says where the first violation is. Without these options parse is JSON.parse
-// (the other suites); with them, values and errors must match the model.
+// options, against the model in support/checked-parse.ts. Without these options parse is
+// JSON.parse (the other suites); with them, values and errors must match the model.
 import { describe, expect, it } from 'vitest';
 import { parse, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
+import { checkedParse as model, type Outcome, type Policy } from './support/checked-parse.js';
 import { jsonDiff, keyOrders, randomDocument, randomOptions, Rng } from './support/random-json.js';
-
-type Action = 'ignore' | 'error' | 'remove';
-interface Policy {
-  duplicateKeys?: 'last' | 'error';
-  protoAction?: Action;
-  constructorAction?: Action;
-  maxDepth?: number;
-}
-type Outcome = { value: unknown } | { code: string; offset: number; key?: string };
-
-class Violation {
-  constructor(readonly code: string, readonly offset: number, readonly key?: string) {}
-}
-
-/** The model: the document's value under `policy`, or its first violation (UTF-16 offset). */
-function model(text: string, policy: Policy): Outcome {
-  const maxDepth = policy.maxDepth ?? Infinity;
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
-  };
-  const literal = (): string => {
-    const start = i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return text.slice(start, i);
-  };
-  const value = (depth: number): unknown => {
-    ws();
-    const c = text[i];
-    if (c === '[' || c === '{') {
-      if (depth + 1 > maxDepth) throw new Violation('TOO_DEEP', i);
-      i++;
-      ws();
-      if (c === '[') {
-        const a: unknown[] = [];
-        if (text[i] === ']') return i++, a;
-        for (;;) {
-          a.push(value(depth + 1));
-          ws();
-          if (text[i++] === ']') return a;
-        }
-      }
-      const members: { key: string; at: number; value: unknown }[] = [];
-      if (text[i] !== '}') {
-        for (;;) {
-          ws();
-          const at = i;
-          const key = JSON.parse(literal()) as string;
-          ws();
-          i++; // ':'
-          members.push({ key, at, value: value(depth + 1) });
-          ws();
-          if (text[i++] === '}') break;
-        }
-      } else {
-        i++;
-      }
-      if (policy.duplicateKeys === 'error') {
-        for (let j = 1; j < members.length; j++) {
-          if (members.slice(0, j).some((m) => m.key === members[j].key)) throw new Violation('DUPLICATE_KEY', members[j].at, members[j].key);
-        }
-      }
-      const o: Record<string, unknown> = {};
-      for (const m of members) {
-        let action: Action = 'ignore';
-        if (m.key === '__proto__') action = policy.protoAction ?? 'ignore';
-        else if (m.key === 'constructor' && typeof m.value === 'object' && m.value !== null && Object.hasOwn(m.value, 'prototype')) {
-          action = policy.constructorAction ?? 'ignore';
-        }
-        if (action === 'error') throw new Violation(m.key === '__proto__' ? 'FORBIDDEN_PROTO' : 'FORBIDDEN_CONSTRUCTOR', m.at);
-        if (action === 'remove') continue;
-        Object.defineProperty(o, m.key, { value: m.value, writable: true, enumerable: true, configurable: true });
-      }
-      return o;
-    }
-    if (c === '"') return JSON.parse(literal());
-    const start = i;
-    while (i < text.length && !' \t\n\r,]}'.includes(text[i])) i++;
-    return JSON.parse(text.slice(start, i));
-  };
-  try {
-    return { value: value(0) };
-  } catch (e) {
-    if (!(e instanceof Violation)) throw e;
-    return { code: e.code, offset: e.offset, key: e.key };
-  }
-}
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const byteOffset = (text: string, offset: number) => utf8(text.slice(0, offset)).length;
