@@ -4,6 +4,7 @@
 // full. See cpp/core/navigate.h for what is and is not checked.
 import type { WasmExports } from './exports.js';
 import type { Memory, Region } from './memory.js';
+import { outOfMemory } from './errors.js';
 import { decodeUtf8 } from './utf8.js';
 
 const NONE = 0xffffffff;
@@ -51,6 +52,31 @@ function keyBytes(key: string): Uint8Array {
     else out.push(...encoder.encode(ch));
   }
   return new Uint8Array(out);
+}
+
+/** Per codec: a buffer in wasm memory that lookup keys are written into (grown as needed). */
+const keyBuffers = new WeakMap<NavHost, { ptr: number; capacity: number }>();
+
+/**
+ * Writes a well-formed key's UTF-8 into the codec's key buffer: no allocation per lookup
+ * (encoding to a new Uint8Array, then an owned region, cost more than the lookup itself
+ * on small documents). The buffer is used only within one wj_nav_child call.
+ */
+function placeKey(host: NavHost, key: string): { ptr: number; length: number } {
+  const need = key.length * 3; // UTF-8 bytes per UTF-16 unit, at most
+  let buffer = keyBuffers.get(host);
+  if (buffer === undefined || buffer.capacity < need) {
+    if (buffer !== undefined) host.wasm.wj_free(buffer.ptr);
+    const capacity = Math.max(256, need);
+    const ptr = host.wasm.wj_alloc(capacity) >>> 0;
+    if (ptr === 0) {
+      keyBuffers.delete(host);
+      throw outOfMemory(capacity);
+    }
+    keyBuffers.set(host, (buffer = { ptr, capacity }));
+  }
+  const length = encoder.encodeInto(key, host.memory.bytes().subarray(buffer.ptr, buffer.ptr + buffer.capacity)).written;
+  return { ptr: buffer.ptr, length };
 }
 
 interface Entry {
@@ -284,6 +310,9 @@ function child(
   let reportPtr: number;
   if (key === undefined) {
     reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, 0, 0, index);
+  } else if (key.isWellFormed()) {
+    const { ptr, length } = placeKey(host, key);
+    reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, ptr, length, 0);
   } else {
     const bytes = keyBytes(key);
     const keyRegion = host.memory.acquireOwned(bytes);

@@ -82,6 +82,24 @@ for (const flavor of FLAVORS) {
       expect(codec.at('{"k":"\ud800x","\udc00":[1]}', '/\udc00/0')).toBe(1);
     });
 
+    it('looks up keys of any length, one after another (the key buffer grows and is reused)', () => {
+      const keys = ['a', 'é'.repeat(100), 'k'.repeat(5000), '😀'.repeat(700), 'b', 'ж'.repeat(90)];
+      const doc: Record<string, unknown> = {};
+      keys.forEach((k, i) => (doc[k] = { v: i, [k]: [i] }));
+      const text = JSON.stringify(doc);
+      for (let round = 0; round < 2; round++) {
+        keys.forEach((k, i) => {
+          const p = `/${k}/${k}/0`;
+          expect(codec.at(text, p)).toBe(i);
+          expect(codec.at(new TextEncoder().encode(text), p)).toBe(i);
+          expect(codec.at(text, `/${k}x`)).toBeUndefined();
+        });
+        const lazy = codec.lazy(text) as LazyNode;
+        keys.forEach((k, i) => expect((lazy.get(k) as LazyNode).at(`/${k}/0`)).toBe(i));
+        lazy.free();
+      }
+    });
+
     it('reports bad input on the way, or in the value, as a SyntaxError', () => {
       expect(() => codec.at('{"a": [1, 2,, 3]}', '/a/3')).toThrow(SyntaxError);
       expect(() => codec.at('', '')).toThrow('Unexpected end of JSON input');
