@@ -415,7 +415,9 @@ export function buildValue(
       savedKeys.length = 0;
       savedFlags.length = 0;
     }
-    objectIndexes.length = 0;
+    // (Checked first: setting an array's length costs more than reading it, and this
+    // runs once per document, checks or not.)
+    if (objectIndexes.length !== 0) objectIndexes.length = 0;
   }
 }
 
