@@ -307,6 +307,12 @@ function bigintExpected(doc) {
   return (doc.bigintValue ??= JSON.parse(doc.text, bigintReviver));
 }
 
+/** The baseline of the operations measured against JSON.parse(text). */
+function parseTextNatively(doc) {
+  const t = doc.text;
+  return () => JSON.parse(t);
+}
+
 /**
  * Each operation:
  *   id, label          identifier (CLI --ops) and display name
@@ -325,10 +331,7 @@ export const OPERATIONS = [
     id: 'validate',
     label: 'validate(bytes)',
     baseline: 'JSON.parse(string)',
-    native: (doc) => {
-      const t = doc.text;
-      return () => JSON.parse(t);
-    },
+    native: parseTextNatively,
     available: (c) => typeof c.validate === 'function',
     wasmjson: (c, doc) => {
       const b = doc.bytes;
@@ -341,10 +344,7 @@ export const OPERATIONS = [
     id: 'parse-string',
     label: 'parse(string)',
     baseline: 'JSON.parse(string)',
-    native: (doc) => {
-      const t = doc.text;
-      return () => JSON.parse(t);
-    },
+    native: parseTextNatively,
     available: (c) => typeof c.parse === 'function',
     wasmjson: (c, doc) => {
       const t = doc.text;
@@ -383,10 +383,7 @@ export const OPERATIONS = [
     id: 'parse-secure',
     label: "parse(string, { protoAction: 'error', constructorAction: 'error' })",
     baseline: 'JSON.parse(string)',
-    native: (doc) => {
-      const t = doc.text;
-      return () => JSON.parse(t);
-    },
+    native: parseTextNatively,
     available: (c) => typeof c.parse === 'function',
     wasmjson: (c, doc) => {
       const t = doc.text;
@@ -442,10 +439,7 @@ export const OPERATIONS = [
     id: 'wasm-stage',
     label: 'wasm stage (bytes -> tape)',
     baseline: 'JSON.parse(string)',
-    native: (doc) => {
-      const t = doc.text;
-      return () => JSON.parse(t);
-    },
+    native: parseTextNatively,
     available: (_c, host) => !!host.stages,
     stage: true,
     check: (_doc, got) => (got === 0 ? null : `wj_parse returned error code ${got}`),
