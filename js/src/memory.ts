@@ -12,7 +12,7 @@ const MAX_WASM32_SIZE = 0xffff_ffff;
 
 /**
  * How strings reach wasm memory (InitOptions.stringInput): 'utf8' by the engine's UTF-8
- * encoder; 'utf16' (Node only) as the string's own UTF-16 units, transcoded to UTF-8 in
+ * encoder; 'utf16' as the string's own UTF-16 units, transcoded to UTF-8 in
  * wasm (cpp/core/utf16_input.h); 'auto' (the default) measures once which is faster for
  * strings that are not ASCII, and uses it for those.
  */
@@ -45,9 +45,6 @@ export class Memory {
   ) {
     this.view = new Uint8Array(wasm.memory.buffer);
     this.padding = wasm.wj_padding();
-    if (stringInput === 'utf16' && NodeBufferCtor === undefined) {
-      throw new Error("wasmjson: stringInput 'utf16' needs Node's Buffer");
-    }
   }
 
   // One object, its views replaced when memory grows: callers read it right after a call.
@@ -101,7 +98,7 @@ export class Memory {
     // strings keep to UTF-8 (the 1 GB inputs wasm32 memory can hold).
     if (text.length > UTF16_ROUTE_MAX_UNITS) return false;
     if (this.stringInput !== 'auto') return this.stringInput === 'utf16';
-    if (text.length < UTF16_ROUTE_MIN_UNITS || NodeBufferCtor === undefined) return false;
+    if (text.length < UTF16_ROUTE_MIN_UNITS) return false;
     if (measuredRoute === 'utf8') return false;
     if (!WIDE_UNIT.test(text)) return false;
     return (measuredRoute ??= this.measureRoutes()) === 'utf16';
@@ -110,11 +107,16 @@ export class Memory {
   /**
    * Whether the engine's UTF-8 encoder is slow for non-ASCII text, measured against a
    * plain copy of the same units (the best of five runs each, on a made-up text; about
-   * 0.1 ms in all). The UTF-16 route is that copy plus the transcoding in wasm, which
-   * costs about three copies (0.18 ns a unit on twitter.json's text), so it wins when
-   * the encoder takes over 6 copies. Measured ratios: Node 26 3.5-4.1, Node 20 about 10,
-   * Node 24 about 16. (Timing the wasm side itself would time its first calls, which V8
-   * runs in its baseline compiler: 1-2x off.)
+   * 0.1 ms in all). The UTF-16 route is that copy plus the transcoding in wasm, about
+   * 0.18 ns a unit on twitter.json's text. In Node the copy is ucs2Write, a memory copy
+   * a third of that: the route wins when the encoder takes over 6 copies (measured
+   * ratios: Node 26 3.5-4.1, Node 20 about 10, Node 24 about 16). Browsers copy with a
+   * loop, about 2.5 ns a unit in Chromium, next to which the transcoding is small: the
+   * route wins when the encoder takes over 1.5 copies. Chromium 156 measures about 0.9 on
+   * this text and keeps its encoder; on text that is mostly Cyrillic it takes 1.5 copies
+   * (parse of gen:cyrillic.json: 1.60 ms with stringInput 'utf16', 1.77 ms without).
+   * (Timing the wasm side itself would time its first calls, which V8 runs in its
+   * baseline compiler: 1-2x off.)
    */
   private measureRoutes(): 'utf8' | 'utf16' {
     const text = 'ASCII text, "keys": 12345, then some that is not: \u00e9\u4e16\u754c\u3002 '.repeat(256);
@@ -126,16 +128,28 @@ export class Memory {
       let copy = Infinity;
       for (let i = 0; i < 5; i++) {
         let t = performance.now();
-        this.buffer().utf8Write(text, ptr, 3 * n);
+        this.encodeAt(text, ptr, 3 * n);
         encode = Math.min(encode, performance.now() - t);
         t = performance.now();
-        this.buffer().ucs2Write(text, ptr + 3 * n, 2 * n);
+        this.copyUnits(text, ptr + 3 * n);
         copy = Math.min(copy, performance.now() - t);
       }
-      return encode > 6 * copy ? 'utf16' : 'utf8';
+      return encode > (NodeBufferCtor !== undefined ? 6 : 1.5) * copy ? 'utf16' : 'utf8';
     } finally {
       this.wasm.wj_free(ptr);
     }
+  }
+
+  /** Writes text's UTF-16 units at ptr (even). */
+  private copyUnits(text: string, ptr: number): void {
+    const n = text.length;
+    if (NodeBufferCtor !== undefined) {
+      this.buffer().ucs2Write(text, ptr, 2 * n);
+      return;
+    }
+    const u16 = this.wide().u16;
+    const base = ptr >>> 1;
+    for (let i = 0; i < n; i++) u16[base + i] = text.charCodeAt(i);
   }
 
   /** Copies text's UTF-16 units into memory and transcodes them to UTF-8 in place. */
@@ -143,7 +157,7 @@ export class Memory {
     const n = text.length;
     const gap = this.wasm.wj_utf16_input_gap(n) >>> 0;
     const ptr = this.reserve(gap + 2 * n);
-    this.buffer().ucs2Write(text, ptr + gap, 2 * n);
+    this.copyUnits(text, ptr + gap);
     const len = this.wasm.wj_utf16_to_utf8(ptr + gap, n, ptr) >>> 0;
     return { ptr, len, owned: ptr !== this.scratchPtr };
   }

@@ -88,17 +88,10 @@ const INVALID_TABLE = ['', 'x', '[1,]', '{"a" 1}', '"abc', '01', '\ufeff1', 'NaN
 // 1. Drop-in shape (the package's top-level export)
 // ---------------------------------------------------------------------------------
 describe('string input routes (InitOptions.stringInput)', () => {
-  // The UTF-16 route copies a string's units with Node's Buffer (tests/js/string-input.node.test.ts
-  // covers it); elsewhere asking for it is an error, and the other routes work everywhere.
-  const hasNodeBuffer = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
-  it(hasNodeBuffer ? "'utf16' loads in Node" : "'utf16' is refused without Node's Buffer", async () => {
-    const attemptLoad = load({ stringInput: 'utf16' });
-    if (hasNodeBuffer) expect((await attemptLoad).parse('["\u00e9\u4e16"]')).toEqual(['\u00e9\u4e16']);
-    else await expect(attemptLoad).rejects.toThrow(/needs Node's Buffer/);
-  });
-  it("'utf8' and 'auto' give what JSON.parse gives", async () => {
+  // tests/js/string-input.test.ts compares the UTF-16 route with the UTF-8 one in depth.
+  it("'utf8', 'utf16' and 'auto' give what JSON.parse gives, in Node and browsers", async () => {
     const text = JSON.stringify({ a: '\u4e16\u754c'.repeat(3000), b: ['\u00e9', '\ud800x'] });
-    for (const stringInput of ['utf8', 'auto'] as const) {
+    for (const stringInput of ['utf8', 'utf16', 'auto'] as const) {
       expect((await load({ stringInput })).parse(text)).toEqual(JSON.parse(text));
     }
   });

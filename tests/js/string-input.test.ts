@@ -1,5 +1,6 @@
-// String input as UTF-16 units (InitOptions.stringInput = 'utf16', Node only): the
-// string's own units are copied into wasm memory and transcoded there. Every entry point
+// String input as UTF-16 units (InitOptions.stringInput = 'utf16'): the string's own
+// units are copied into wasm memory (Node's ucs2Write, or a loop in browsers) and
+// transcoded there. Every entry point
 // that takes a string must give exactly what the engine's UTF-8 route gives: values,
 // errors with their offsets, lines and columns, lone surrogates, outputs.
 import { describe, expect, it } from 'vitest';
