@@ -22,8 +22,8 @@ export interface ValidateOptions {
   /** Return a ValidationResult that says why, instead of a boolean. */
   explain?: boolean;
   /**
-   * parse's checks for untrusted input (see ParseOptions): with any of them, a valid
-   * document is also parsed, and what they refuse is invalid.
+   * parse's checks for untrusted input (see ParseOptions): with any of them, validate
+   * parses the document (keeping no value), and what they refuse is invalid.
    */
   duplicateKeys?: 'last' | 'error';
   protoAction?: 'ignore' | 'error';
@@ -406,6 +406,18 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const checks = policyOf(options) !== undefined;
     const bytesOrText = asInput(input, 'validate');
+    if (checks) {
+      // The checks need the keys as decoded strings: a parse (it validates as well) that
+      // keeps no value. Its syntax errors are validate's own.
+      const { duplicateKeys, protoAction, constructorAction, maxDepth } = options!;
+      try {
+        parse(bytesOrText, { duplicateKeys, protoAction, constructorAction, maxDepth });
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+        return options!.explain ? { valid: false, error: e } : false;
+      }
+      return options!.explain ? { valid: true } : true;
+    }
     const region = memory.acquire(bytesOrText);
     let code: number;
     let error: JsonSyntaxError | undefined;
@@ -419,17 +431,6 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       memory.release(region);
     }
     if (code === OUT_OF_MEMORY) throw outOfMemory(region.len);
-    if (code === 0 && checks) {
-      // The checks need the keys as decoded strings: a parse that keeps no value.
-      const { duplicateKeys, protoAction, constructorAction, maxDepth } = options!;
-      try {
-        parse(bytesOrText, { duplicateKeys, protoAction, constructorAction, maxDepth });
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-        code = -1;
-        error = e;
-      }
-    }
     if (!options?.explain) return code === 0;
     if (code === 0) return { valid: true };
     return { valid: false, error };
