@@ -338,8 +338,9 @@ export function buildValue(
           if (checking) {
             const objectIndex = objectIndexes.pop()!;
             if (shape === 0 || keys.unchecked[shape] !== true) {
-              if (checkObject(policy, objectIndex, base, top, withSource) !== top) {
-                top = checkedTop;
+              const kept = checkObject(policy, objectIndex, base, top, withSource);
+              if (kept !== top) {
+                top = kept;
                 shape = 0;
               } else if (shape !== 0 && needsNoChecks(base, top)) {
                 keys.unchecked[shape] = true;
@@ -431,13 +432,10 @@ function needsNoChecks(base: number, top: number): boolean {
   return true;
 }
 
-/** The value stack's top after checkObject removed members. */
-let checkedTop = 0;
-
 /**
  * Applies the policy to the object whose members are the value stack's [base, top):
  * throws a PolicyViolation, or removes the members the policy removes (compacting the
- * stacks; checkedTop is then the new top). Returns the top to use.
+ * stacks). Returns the new top (`top` when nothing was removed).
  */
 function checkObject(policy: BuildPolicy, objectIndex: number, base: number, top: number, withSource: boolean): number {
   const n = top - base;
@@ -479,7 +477,6 @@ function checkObject(policy: BuildPolicy, objectIndex: number, base: number, top
     }
     out++;
   }
-  checkedTop = out;
   return out;
 }
 

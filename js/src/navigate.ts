@@ -42,9 +42,11 @@ export function pointerTokens(pointer: string): string[] {
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
 
-/** UTF-8 for well-formed keys; lone surrogates as 3-byte WTF-8, as the core writes them. */
-function keyBytes(key: string): Uint8Array {
-  if (key.isWellFormed()) return encoder.encode(key);
+/**
+ * A key with lone surrogates as WTF-8 (each surrogate as 3 bytes, as the core writes
+ * them); well-formed keys go through placeKey.
+ */
+function wtf8KeyBytes(key: string): Uint8Array {
   const out: number[] = [];
   for (const ch of key) {
     const c = ch.codePointAt(0)!;
@@ -314,7 +316,7 @@ function child(
     const { ptr, length } = placeKey(host, key);
     reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, ptr, length, 0);
   } else {
-    const bytes = keyBytes(key);
+    const bytes = wtf8KeyBytes(key);
     const keyRegion = host.memory.acquireOwned(bytes);
     try {
       reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, keyRegion.ptr, bytes.length, 0);
