@@ -4,30 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { parse, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
-import { checkedParse as model, type Outcome, type Policy } from './support/checked-parse.js';
-import { jsonDiff, keyOrders, randomDocument, randomOptions, Rng } from './support/random-json.js';
+import { checkedParse as model, compareWithModel, type Policy } from './support/checked-parse.js';
+import { jsonDiff, randomDocument, randomOptions, Rng } from './support/random-json.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
-const byteOffset = (text: string, offset: number) => utf8(text.slice(0, offset)).length;
-
-/** '' when the codec's outcome matches the model's (offsets in bytes for bytes input). */
-function compare(run: () => unknown, expected: Outcome, toOffset: (o: number) => number): string {
-  let got: unknown;
-  try {
-    got = run();
-  } catch (e) {
-    const err = e as JsonSyntaxError;
-    if (!('code' in expected)) return `threw ${err.message}`;
-    if (!(err instanceof SyntaxError)) return `threw a ${(err as Error).name}`;
-    if (err.code !== expected.code || err.offset !== toOffset(expected.offset)) {
-      return `threw ${err.code} at ${err.offset}, expected ${expected.code} at ${toOffset(expected.offset)}`;
-    }
-    if (expected.key !== undefined && !err.message.includes(JSON.stringify(expected.key))) return `message without the key: ${err.message}`;
-    return '';
-  }
-  if ('code' in expected) return `returned a value, expected ${expected.code} at ${toOffset(expected.offset)}`;
-  return jsonDiff(got, expected.value) || (JSON.stringify(keyOrders(got)) === JSON.stringify(keyOrders(expected.value)) ? '' : 'key order');
-}
 
 const POLICIES: Policy[] = [
   { duplicateKeys: 'error' },
@@ -71,16 +51,14 @@ for (const flavor of FLAVORS) {
         for (const policy of POLICIES) {
           const expected = model(text, policy);
           const id = `${JSON.stringify(policy)} ${text}`;
-          const byChar = (o: number) => o;
-          const byByte = (o: number) => byteOffset(text, o);
-          const checks: [string, () => unknown, (o: number) => number][] = [
-            ['string', () => codec.parse(text, policy), byChar],
-            ['bytes', () => codec.parse(utf8(text), policy), byByte],
-            ['bytes, each', () => codec.parse(utf8(text), { ...policy, stringDecoding: 'each' }), byByte],
-            ['reviver', () => codec.parse(text, { ...policy, reviver: (_k: string, v: unknown) => v }), byChar],
+          const checks: [string, () => unknown, boolean][] = [
+            ['string', () => codec.parse(text, policy), false],
+            ['bytes', () => codec.parse(utf8(text), policy), true],
+            ['bytes, each', () => codec.parse(utf8(text), { ...policy, stringDecoding: 'each' }), true],
+            ['reviver', () => codec.parse(text, { ...policy, reviver: (_k: string, v: unknown) => v }), false],
           ];
-          for (const [label, run, toOffset] of checks) {
-            const d = compare(run, expected, toOffset);
+          for (const [label, run, bytes] of checks) {
+            const d = compareWithModel(run, expected, text, bytes);
             if (d) failures.push(`${label} ${id}: ${d}`);
           }
         }
@@ -102,11 +80,11 @@ for (const flavor of FLAVORS) {
         };
         const expected = model(text, policy);
         if ('code' in expected) violations++;
-        for (const [label, run, toOffset] of [
-          ['string', () => codec.parse(text, policy), (o: number) => o],
-          ['bytes', () => codec.parse(utf8(text), policy), (o: number) => byteOffset(text, o)],
+        for (const [label, run, bytes] of [
+          ['string', () => codec.parse(text, policy), false],
+          ['bytes', () => codec.parse(utf8(text), policy), true],
         ] as const) {
-          const d = compare(run, expected, toOffset);
+          const d = compareWithModel(run, expected, text, bytes);
           if (d) failures.push(`#${n} ${label} ${JSON.stringify(policy)}: ${d}`);
         }
       }

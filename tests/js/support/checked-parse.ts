@@ -4,6 +4,9 @@
 // depth when it opens; an object's keys when it closes: repeats first, then __proto__ and
 // constructor in member order) and says where the first violation is (UTF-16 offset).
 // Recursive: only for generated documents of modest depth. Input must be valid JSON.
+// compareWithModel says how a codec's parse differs from it (the spec and
+// tests/differential.mjs use it; the .ts extension lets Node run this file as it is).
+import { jsonDiff, keyOrders } from './random-json.ts';
 export type Action = 'ignore' | 'error' | 'remove';
 export interface Policy {
   duplicateKeys?: 'last' | 'error';
@@ -100,3 +103,25 @@ export function checkedParse(text: string, policy: Policy): Outcome {
   }
 }
 
+
+/**
+ * '' when `run` (a parse of `text`, or of its UTF-8 when `bytes`) gives the model's
+ * outcome: its value with the same key order, or its error code at its offset (a byte
+ * offset for bytes) with the duplicate key named in the message; else what differs.
+ */
+export function compareWithModel(run: () => unknown, expected: Outcome, text: string, bytes: boolean): string {
+  const offset = 'code' in expected ? (bytes ? new TextEncoder().encode(text.slice(0, expected.offset)).length : expected.offset) : 0;
+  let got: unknown;
+  try {
+    got = run();
+  } catch (e) {
+    const err = e as Error & { code?: string; offset?: number };
+    if (!('code' in expected)) return `threw ${err.message}`;
+    if (!(err instanceof SyntaxError)) return `threw a ${err.name}`;
+    if (err.code !== expected.code || err.offset !== offset) return `threw ${err.code} at ${err.offset}, expected ${expected.code} at ${offset}`;
+    if (expected.key !== undefined && !err.message.includes(JSON.stringify(expected.key))) return `message without the key: ${err.message}`;
+    return '';
+  }
+  if ('code' in expected) return `returned a value, expected ${expected.code} at ${offset}`;
+  return jsonDiff(got, expected.value) || (JSON.stringify(keyOrders(got)) === JSON.stringify(keyOrders(expected.value)) ? '' : 'key order');
+}
