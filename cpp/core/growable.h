@@ -49,6 +49,7 @@ class growable {
 
   T* data() const { return data_; }
   size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
   bool empty() const { return size_ == 0; }
   void clear() { size_ = 0; }
 

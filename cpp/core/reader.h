@@ -118,6 +118,30 @@ inline bool is_whitespace(uint8_t c) { return kByteClass.v[c] & kWhitespaceClass
 
 }  // namespace detail
 
+namespace detail {
+
+// As in V8, reaching the end of input (the zero padding) where a value or token was
+// expected is "unexpected end"; the specific errors (expected ':', unterminated string,
+// ...) keep their kind, at the end offset.
+WASMJSON_COLD inline result failure_at(error_code code, const uint8_t* p, const uint8_t* begin, const uint8_t* end) {
+  if (p >= end) {
+    if (code == error_code::unexpected_character) code = error_code::unexpected_end;
+    p = end;
+  } else if (*p >= 0x80 && code != error_code::invalid_utf8 && utf8::sequence_length(p, end) == 0) {
+    // Bytes that are not UTF-8 are reported as such wherever they stand.
+    code = error_code::invalid_utf8;
+  }
+  return {code, static_cast<size_t>(p - begin)};
+}
+
+WASMJSON_COLD inline result literal_failure_at(const uint8_t* p, const char* word, const uint8_t* begin,
+                                               const uint8_t* end) {
+  while (*word && *p == static_cast<uint8_t>(*word)) ++p, ++word;
+  return failure_at(error_code::unexpected_character, p, begin, end);
+}
+
+}  // namespace detail
+
 template <class Kernel, class Sink>
 class reader {
   // Sinks that ignore positions (validation) declare it, and UTF-16 tracking compiles away.
@@ -284,28 +308,18 @@ class reader {
   // Valid outside strings, where delta16_ is up to date.
   size_t pos16(const uint8_t* p) const { return pos(p) - delta16_; }
 
-  // Every failure funnels through here. As in V8, reaching the end of input (the zero
-  // padding) where a value or token was expected is "unexpected end"; the specific
-  // errors (expected ':', unterminated string, ...) keep their kind, at the end offset.
-  WASMJSON_COLD result fail(error_code code, const uint8_t* p) {
-    if (p >= end_) {
-      if (code == error_code::unexpected_character) code = error_code::unexpected_end;
-      p = end_;
-    } else if (*p >= 0x80 && code != error_code::invalid_utf8 && utf8::sequence_length(p, end_) == 0) {
-      // Bytes that are not UTF-8 are reported as such wherever they stand.
-      code = error_code::invalid_utf8;
-    }
-    error_ = {code, pos(p)};
-    return error_;
+  // Every failure funnels through here (the cold work in detail::failure_at, which
+  // takes values, not `this`: a reader whose address reached a call could not keep its
+  // fields in locals across the output stores of the sinks).
+  WASMJSON_INLINE result fail(error_code code, const uint8_t* p) {
+    return error_ = detail::failure_at(code, p, begin_, end_);
   }
   result oom(const uint8_t* p) { return error_ = {error_code::out_of_memory, pos(p)}; }
 
   // A literal that does not match: the error is at the first differing byte, as V8
   // reports it.
-  WASMJSON_COLD result fail_literal(const uint8_t* p, const char* word) {
-    const uint8_t* q = p;
-    while (*word && *q == static_cast<uint8_t>(*word)) ++q, ++word;
-    return fail(error_code::unexpected_character, q);
+  WASMJSON_INLINE result fail_literal(const uint8_t* p, const char* word) {
+    return error_ = detail::literal_failure_at(p, word, begin_, end_);
   }
 
   static bool match4(const uint8_t* p, char a, char b, char c, char d) {

@@ -10,15 +10,50 @@
 
 namespace wasmjson {
 
+namespace detail {
+
+// The writers' slow paths, out of line and given values rather than a writer: a writer
+// whose address reached a call would live in memory, and every byte it stores (which
+// may alias anything) would make the compiler reload its cursor and state. As locals,
+// they stay in registers (wasm locals) through the reader loop.
+
+// Commits the output written up to cursor o, then makes room for n more bytes; the new
+// cursor, or nullptr when memory cannot grow.
+__attribute__((noinline)) inline uint8_t* grow_output(growable<uint8_t>& out, uint8_t* o, size_t n) {
+  out.resize_down(static_cast<size_t>(o - out.data()));
+  if (!out.reserve_more(n)) return nullptr;
+  return out.end_ptr();
+}
+
+// Extends the cached line break (a newline, then the indent repeated) to at least
+// `need` bytes, +16: it is read in whole chunks.
+__attribute__((noinline)) inline bool grow_line(growable<uint8_t>& line, size_t need, const uint8_t* indent,
+                                                size_t indent_len) {
+  if (!line.reserve_more(need - line.size() + 16)) return false;
+  if (line.size() == 0) line.push_unchecked('\n');
+  while (line.size() < need) {
+    std::memcpy(line.end_ptr(), indent, indent_len);
+    line.advance(indent_len);
+  }
+  return true;
+}
+
+}  // namespace detail
+
 class reformat_writer {
  public:
   // An empty indent minifies; otherwise each level is indented by `indent` (as
   // JSON.stringify's space argument, already reduced to at most 10 bytes by the caller).
+  // `out` must be empty; finish() gives it its size.
   reformat_writer(growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line, const uint8_t* indent,
                   size_t indent_len)
-      : out_(out), first_(first), line_(line), indent_(indent), indent_len_(indent_len) {
+      : out_(out), first_(first), line_(line), indent_(indent), indent_len_(indent_len), o_(out.data()),
+        limit_(out.data() + out.capacity()) {
     line_.clear();
   }
+
+  // After reading: the output ends at the cursor.
+  void finish() { out_.resize_down(static_cast<size_t>(o_ - out_.data())); }
 
   // The token steps are inlined into the reader loop: per token, a call cost about as
   // much as the writing (callgrind, prettify of canada.json).
@@ -52,38 +87,50 @@ class reformat_writer {
     static constexpr size_t lengths[] = {4, 5, 4};
     size_t n = lengths[static_cast<int>(k)];
     if (!prefix(n)) return false;
-    std::memcpy(out_.end_ptr(), words[static_cast<int>(k)], 8);
-    out_.advance(n);
+    std::memcpy(o_, words[static_cast<int>(k)], 8);
+    o_ += n;
     return true;
   }
 
  private:
+  // Room for n more bytes at the cursor.
+  WASMJSON_INLINE bool room(size_t n) {
+    if (static_cast<size_t>(limit_ - o_) >= n) return true;
+    uint8_t* o = detail::grow_output(out_, o_, n);
+    if (!o) return false;
+    o_ = o;
+    limit_ = out_.data() + out_.capacity();
+    return true;
+  }
   // Separator and indentation before a value, then room for `n` more bytes.
   WASMJSON_INLINE bool prefix(size_t n) {
-    size_t depth = first_.size();
     // +32: copy_input and newline() store whole 16-byte chunks.
-    if (!out_.reserve_more(n + 34 + indent_len_ * depth)) return false;
+    if (!room(n + 34 + indent_len_ * depth_)) return false;
     if (after_key_) {
       after_key_ = false;
       return true;
     }
-    if (depth == 0) return true;
-    if (!first_.back()) put(',');
-    first_.back() = 0;
-    newline(depth);
+    if (depth_ == 0) return true;
+    if (!first_in_container_) put(',');
+    first_in_container_ = false;
+    newline(depth_);
     return true;
   }
   WASMJSON_INLINE bool open(uint8_t c) {
-    if (!prefix(1) || !first_.reserve_more(1)) return false;
+    // The enclosing container's flag waits on the stack while this one is open.
+    if (!prefix(1) || !first_.push(first_in_container_)) return false;
     put(c);
-    first_.push_unchecked(1);
+    first_in_container_ = true;
+    ++depth_;
     return true;
   }
   WASMJSON_INLINE bool close(uint8_t c) {
-    bool empty = first_.back();
+    bool empty = first_in_container_;
+    first_in_container_ = first_.back();
     first_.pop_back();
-    if (!out_.reserve_more(18 + indent_len_ * first_.size())) return false;
-    if (!empty) newline(first_.size());
+    --depth_;
+    if (!room(18 + indent_len_ * depth_)) return false;
+    if (!empty) newline(depth_);
     put(c);
     return true;
   }
@@ -93,52 +140,51 @@ class reformat_writer {
   WASMJSON_INLINE void newline(size_t depth) {
     if (!indent_len_) return;
     size_t need = 1 + depth * indent_len_;
-    if (line_.size() < need && !grow_line(need)) {
-      // (Growth of the cached line is best effort: on failure, write it piece by piece.)
-      put('\n');
-      for (size_t i = 0; i < depth; ++i) copy(indent_, indent_ + indent_len_);
-      return;
+    if (line_size_ < need) {
+      if (!detail::grow_line(line_, need, indent_, indent_len_)) {
+        // (Growth of the cached line is best effort: on failure, write it piece by piece.)
+        put('\n');
+        for (size_t i = 0; i < depth; ++i) copy(indent_, indent_ + indent_len_);
+        return;
+      }
+      line_data_ = line_.data();
+      line_size_ = line_.size();
     }
-    const uint8_t* from = line_.data();
-    uint8_t* to = out_.end_ptr();
-    for (size_t i = 0; i < need; i += 16) std::memcpy(to + i, from + i, 16);
-    out_.advance(need);
+    for (size_t i = 0; i < need; i += 16) std::memcpy(o_ + i, line_data_ + i, 16);
+    o_ += need;
   }
-  // Extends the cached line to `need` bytes (+16: it is read in whole chunks).
-  __attribute__((noinline)) bool grow_line(size_t need) {
-    if (!line_.reserve_more(need - line_.size() + 16)) return false;
-    if (line_.size() == 0) line_.push_unchecked('\n');
-    while (line_.size() < need) {
-      std::memcpy(line_.end_ptr(), indent_, indent_len_);
-      line_.advance(indent_len_);
-    }
-    return true;
-  }
-  void put(uint8_t c) { out_.push_unchecked(c); }
+  void put(uint8_t c) { *o_++ = c; }
   // Short spans of the input (most tokens) move as one fixed 16- or 32-byte copy: the
   // input has padding to read past a token and prefix() reserved room to write past it.
   void copy_input(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
     if (n <= 16) {
-      std::memcpy(out_.end_ptr(), b, 16);
+      std::memcpy(o_, b, 16);
     } else if (n <= 32) {
-      std::memcpy(out_.end_ptr(), b, 32);
+      std::memcpy(o_, b, 32);
     } else {
-      std::memcpy(out_.end_ptr(), b, n);
+      std::memcpy(o_, b, n);
     }
-    out_.advance(n);
+    o_ += n;
   }
   void copy(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
-    std::memcpy(out_.end_ptr(), b, n);
-    out_.advance(n);
+    std::memcpy(o_, b, n);
+    o_ += n;
   }
 
   growable<uint8_t>& out_;
-  growable<uint8_t>& first_;  // per open container: 1 until it has an element
+  growable<uint8_t>& first_;  // per open container, the flag of the one enclosing it
   growable<uint8_t>& line_;
   const uint8_t* indent_;
   size_t indent_len_;
+  // The output cursor and the end of its room (out_ gets its size in finish()).
+  uint8_t* o_;
+  uint8_t* limit_;
+  const uint8_t* line_data_ = nullptr;  // line_'s bytes, cached across output stores
+  size_t line_size_ = 0;
+  size_t depth_ = 0;                   // open containers
+  bool first_in_container_ = true;     // the innermost open container has no element yet
   bool after_key_ = false;
 };
 
@@ -148,15 +194,18 @@ class reformat_writer {
 // Tokens are ignored as validation ignores them (null_sink); only the gaps matter.
 class minify_writer : public null_sink {
  public:
-  // `out` must have room for the whole input (reserved by the caller).
-  minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), pending_(begin) {}
+  // `out` must be empty, with room for the whole input (reserved by the caller).
+  minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), o_(out.data()), pending_(begin) {}
 
   void whitespace(const uint8_t* begin, const uint8_t* end) {
     copy_pending(begin);
     pending_ = end;
   }
   // After a successful read: the text after the last gap.
-  void finish(const uint8_t* end) { copy_pending(end); }
+  void finish(const uint8_t* end) {
+    copy_pending(end);
+    out_.resize_down(static_cast<size_t>(o_ - out_.data()));
+  }
 
  private:
   void copy_pending(const uint8_t* upto) {
@@ -165,14 +214,15 @@ class minify_writer : public null_sink {
     // padding to read past them and the output room to write past them. A variable
     // memcpy is a bulk-memory call in wasm, costly for a few bytes.
     if (n <= 16) {
-      std::memcpy(out_.end_ptr(), pending_, 16);
+      std::memcpy(o_, pending_, 16);
     } else {
-      std::memcpy(out_.end_ptr(), pending_, n);
+      std::memcpy(o_, pending_, n);
     }
-    out_.advance(n);
+    o_ += n;
   }
 
   growable<uint8_t>& out_;
+  uint8_t* o_;               // the output cursor (out_ gets its size in finish())
   const uint8_t* pending_;  // start of the input not yet copied
 };
 
@@ -192,7 +242,9 @@ result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
     return r;
   }
   reformat_writer sink(out, first, line, indent, indent_len);
-  return reader<Kernel, reformat_writer>(data, len, sink, stack, start).run();
+  result r = reader<Kernel, reformat_writer>(data, len, sink, stack, start).run();
+  sink.finish();
+  return r;
 }
 
 }  // namespace wasmjson
