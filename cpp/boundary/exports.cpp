@@ -136,15 +136,21 @@ WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }
 
 // Rewrites data[0..len) with no whitespace (indent_len == 0) or pretty-printed with the
 // given indent (at most 10 bytes). Strings and numbers are copied verbatim. Same buffer
-// contract as wj_validate; the output stays valid until the next wj_reformat call.
+// contract as wj_validate; the output stays valid until the next wj_reformat call (and,
+// when it is the input itself, until the input buffer is freed).
 WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent,
                                              size_t indent_len) {
   std::memset(data + len, 0, wasmjson::kPadding);
+  // A minified text that has no whitespace to drop is its own output: the report then
+  // points into the input buffer (JS copies the output out before freeing it).
+  const uint8_t* kept = nullptr;
   wasmjson::result r = wasmjson::reformat<active_kernel>(data, len, flags, indent, indent_len, g_stack,
-                                                          g_reformat_out, g_reformat_first, g_reformat_line);
+                                                          g_reformat_out, g_reformat_first, g_reformat_line, &kept);
+  const uint8_t* output = kept ? kept : g_reformat_out.data();
+  size_t output_len = kept ? static_cast<size_t>(data + len - kept) : g_reformat_out.size();
   g_reformat_report.code = static_cast<uint32_t>(r.code);
   g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
-  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_reformat_out.data()));
-  g_reformat_report.output_len = static_cast<uint32_t>(g_reformat_out.size());
+  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(output));
+  g_reformat_report.output_len = static_cast<uint32_t>(output_len);
   return &g_reformat_report;
 }

@@ -195,7 +195,7 @@ class reformat_writer {
 class minify_writer : public null_sink {
  public:
   // `out` must be empty, with room for the whole input (reserved by the caller).
-  minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), o_(out.data()), pending_(begin) {}
+  minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), o_(out.data()), pending_(begin), begin_(begin) {}
 
   void whitespace(const uint8_t* begin, const uint8_t* end) {
     copy_pending(begin);
@@ -206,6 +206,8 @@ class minify_writer : public null_sink {
     copy_pending(end);
     out_.resize_down(static_cast<size_t>(o_ - out_.data()));
   }
+  // Whether there was no gap: the output is the input, and nothing was copied yet.
+  bool no_gap() const { return pending_ == begin_; }
 
  private:
   void copy_pending(const uint8_t* upto) {
@@ -224,12 +226,18 @@ class minify_writer : public null_sink {
   growable<uint8_t>& out_;
   uint8_t* o_;               // the output cursor (out_ gets its size in finish())
   const uint8_t* pending_;  // start of the input not yet copied
+  const uint8_t* begin_;    // start of the input (after a skipped BOM)
 };
 
-// Requires kPadding zero bytes after data[len - 1]. `out` is cleared first.
+// Requires kPadding zero bytes after data[len - 1]. `out` is cleared first and receives
+// the output. With `kept_input`, minifying a text that has no whitespace to drop copies
+// nothing: `out` stays empty and *kept_input points at the output, the input itself
+// (after a skipped BOM); otherwise *kept_input is nullptr.
 template <class Kernel>
 result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
-                byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line) {
+                byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line,
+                const uint8_t** kept_input = nullptr) {
+  if (kept_input) *kept_input = nullptr;
   out.clear();
   first.clear();
   size_t start = bom_length(data, len, flags);
@@ -238,7 +246,13 @@ result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
     if (!out.reserve_more(len + 16)) return {error_code::out_of_memory, 0};
     minify_writer sink(out, data + start);
     result r = reader<Kernel, minify_writer>(data, len, sink, stack, start).run();
-    if (r.ok()) sink.finish(data + len);
+    if (!r.ok()) return r;
+    // An already minified text (most documents sent over the wire) is not copied.
+    if (kept_input && sink.no_gap()) {
+      *kept_input = data + start;
+    } else {
+      sink.finish(data + len);
+    }
     return r;
   }
   reformat_writer sink(out, first, line, indent, indent_len);

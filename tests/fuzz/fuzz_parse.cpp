@@ -291,6 +291,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!reformat<swar64_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
       min2.size() != min1.size() || !same_items(min1.data(), min2.data(), min1.size()))
     fail("minify is not idempotent", data, size);
+  // Minify's no-copy report (wj_reformat's): a text without whitespace to drop is its
+  // own output, pointed at after the BOM; any other text is copied as before.
+  const uint8_t* kept = nullptr;
+  if (!reformat<scalar_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first, line, &kept).ok() ||
+      kept != m1.data() || min2.size() != 0)
+    fail("a minified text is not reported as its own output", data, size);
+  if (!reformat<swar64_kernel>(buf, size, kSkipBom, nullptr, 0, stack, min2, first, line, &kept).ok())
+    fail("valid input does not minify with kept_input", data, size);
+  {
+    const uint8_t* out = kept ? kept : min2.data();
+    size_t out_size = kept ? static_cast<size_t>(buf + size - kept) : min2.size();
+    if (out_size != min1.size() || !same_items(out, min1.data(), out_size) || (kept && min2.size() != 0))
+      fail("minify with kept_input differs", data, size);
+  }
   if (!reformat<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first, line).ok())
     fail("valid input does not prettify", data, size);
   std::vector<uint8_t> pp = padded(pretty.data(), pretty.size());

@@ -108,7 +108,18 @@ for (const flavor of FLAVORS) {
         const out = codec.minify(bytes) as Uint8Array;
         expect(out).toStrictEqual(bytes);
         expect(out).not.toBe(bytes); // bytes are mutable: always a copy
+        // With a BOM: the text after it (wasm reports the input itself as the output).
+        expect(codec.minify(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]))).toStrictEqual(bytes);
       }
+      // A large one (output copied into memory of its own): a copy that later calls and
+      // changes to the input leave alone.
+      const big = utf8.encode(JSON.stringify(Array.from({ length: 20000 }, (_, i) => ({ i, s: `v${i}` }))));
+      const kept = codec.minify(big) as Uint8Array;
+      expect(kept).toStrictEqual(big);
+      expect(kept.buffer.byteLength).toBe(big.length);
+      big[1] = 0x20;
+      codec.minify(utf8.encode('[' + '1,'.repeat(100000) + '2]'));
+      expect(kept[1]).toBe(0x7b);
       expect(() => codec.minify('[1,]')).toThrow(SyntaxError);
       expect(() => codec.minify('{"a":tru}')).toThrow(SyntaxError);
     });
