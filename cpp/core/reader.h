@@ -116,10 +116,6 @@ inline constexpr byte_class_table kByteClass{};
 inline bool is_digit(uint8_t c) { return static_cast<uint8_t>(c - '0') < 10; }
 inline bool is_whitespace(uint8_t c) { return kByteClass.v[c] & kWhitespaceClass; }
 
-}  // namespace detail
-
-namespace detail {
-
 // As in V8, reaching the end of input (the zero padding) where a value or token was
 // expected is "unexpected end"; the specific errors (expected ':', unterminated string,
 // ...) keep their kind, at the end offset.
