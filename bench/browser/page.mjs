@@ -130,7 +130,7 @@ async function main() {
     stages: Object.keys(stages).length ? stages : null,
     peers,
     heap,
-    // A full GC before each operation's timing, as in Node (gc() from --js-flags=--expose-gc).
+    // A full GC before each timed batch, as in Node (gc() from --js-flags=--expose-gc).
     settle: typeof globalThis.gc === 'function' ? () => globalThis.gc() : undefined,
     pause: () => new Promise((r) => setTimeout(r, 0)),
     onProgress: ({ index, total, file, op }) => state(`running [${index + 1}/${total}] ${file}: ${op}…`),
