@@ -43,6 +43,7 @@ struct parse_report {
   uint32_t escaped_surrogate;  // 1 when a \u escape wrote a surrogate to it
   uint32_t heap;               // pointer to the string heap (STRING_HEAP flag)
   uint32_t heap_bytes;         // its length in bytes
+  uint32_t heap_units;         // its length decoded, in UTF-16 units (= heap_bytes: ASCII)
 };
 parse_report g_report;
 
@@ -106,6 +107,7 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.escaped_surrogate = g_tape.escaped_surrogate ? 1 : 0;
   g_report.heap = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap.data()));
   g_report.heap_bytes = static_cast<uint32_t>(g_tape.heap.size());
+  g_report.heap_units = static_cast<uint32_t>(g_tape.heap_units);
   return &g_report;
 }
 

@@ -1,8 +1,10 @@
 // Decodes a string's content (escapes and UTF-8, already validated by the reader) into
-// UTF-16 code units. \u escapes are copied as code units, so surrogate pairs and lone
-// surrogates come out exactly as JSON.parse makes them.
+// UTF-16 code units: \u escapes are copied as code units, so surrogate pairs and lone
+// surrogates come out exactly as JSON.parse makes them. A string whose decoded text is
+// ASCII can be decoded into bytes instead.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "../kernels/kernel.h"
 #include "reader.h"
@@ -65,6 +67,50 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
       continue;
     }
     *o++ = static_cast<uint16_t>(cp);
+  }
+  return static_cast<size_t>(o - out);
+}
+
+// unescape_ascii's result for a string whose decoded text is not all ASCII.
+inline constexpr size_t kNotAscii = SIZE_MAX;
+
+// Decodes the content of a string that has no non-ASCII byte into ASCII bytes: writes
+// at most (end - p) bytes to out, which has room for Kernel::width more, and returns the
+// number written (each one UTF-16 unit), or kNotAscii at a \u escape of a code unit
+// >= 0x80 (the string then needs unescape_utf16). Text between escapes is copied as
+// it is, a chunk at a time.
+template <class Kernel>
+size_t unescape_ascii(const uint8_t* p, const uint8_t* end, uint8_t* out) {
+  uint8_t* o = out;
+  const int8_t* h = detail::kHex.v;
+  while (p < end) {
+    if (*p != '\\') {
+      // Whole chunks up to the next backslash; the last may go past the string's end
+      // (the closing quote stops the scan), which is then taken back.
+      size_t run;
+      do {
+        std::memcpy(o, p, Kernel::width);
+        run = Kernel::quote_stop(p);
+        p += run;
+        o += run;
+      } while (run == Kernel::width && p < end);
+      if (p > end) {
+        o -= p - end;
+        p = end;
+      }
+      continue;
+    }
+    uint8_t e = p[1];
+    if (e != 'u') {
+      *o++ = detail::kEscape.v[e];
+      p += 2;
+      continue;
+    }
+    // Hex digits already checked by the reader: none is -1, so the OR is the unit.
+    int unit = (h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]];
+    if (unit >= 0x80) return kNotAscii;
+    *o++ = static_cast<uint8_t>(unit);
+    p += 6;
   }
   return static_cast<size_t>(o - out);
 }

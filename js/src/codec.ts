@@ -230,7 +230,10 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   function stringHeapText(report: number): string {
     const i32 = memory.wide().i32;
     const ptr = i32[report + 10] >>> 0;
-    return decodeUtf8(memory.bytes(), ptr, ptr + (i32[report + 11] >>> 0));
+    const bytes = i32[report + 11] >>> 0;
+    // As many UTF-16 units as bytes: all ASCII.
+    if (bytes === i32[report + 12] >>> 0) return decodeAscii(memory.bytes(), ptr, ptr + bytes);
+    return decodeUtf8(memory.bytes(), ptr, ptr + bytes);
   }
 
   /** Builds the value of the tape a report describes; `source` is the document as text. */

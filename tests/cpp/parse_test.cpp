@@ -459,29 +459,31 @@ TYPED_TEST(ParseTest, NumberShapesRoundLikeStrtod) {
 
 // With kStringHeap, strings and new keys without escapes are copied to the heap, back to
 // back, and their tape ranges count UTF-16 units of the heap's text (astral characters:
-// two units); escaped ones stay in the UTF-16 side buffer; known keys are one word.
+// two units); so are escaped ones whose decoded text is ASCII, decoded, as plain entries;
+// other escaped ones stay in the UTF-16 side buffer; known keys are one word.
 TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
   std::string long_text(100, 'x');
   std::string doc = R"({"k\u00e9":"a\nb","name":"é😀z","long":")" + long_text + R"(","arr":["", "q"]})";
   parsed p = this->run(doc, uint32_t{kSkipBom} | kStringHeap);
   ASSERT_TRUE(p.res.ok());
-  EXPECT_EQ(p.heap, "name" "é😀z" "long" + long_text + "arr" "" "q");
+  EXPECT_EQ(p.heap, "a\nb" "name" "é😀z" "long" + long_text + "arr" "" "q");
   std::vector<uint32_t> expected = {
       word(tape::kObjectBegin, 4),
       word(tape::kKeyNewEsc, 0), 0, 2, 2, 9,   // "ké": side buffer [0, 2), source
-      word(tape::kStringEsc), 2, 5, 12, 16,    // "a\nb"
-      word(tape::kKeyNew, 1), 0, 4,            // heap text: "name" [0, 4)
-      word(tape::kString), 4, 8,               // "é😀z": 4 units
-      word(tape::kKeyNew, 2), 8, 12,           // "long"
-      word(tape::kString), 12, 112,
-      word(tape::kKeyNew, 3), 112, 115,        // "arr"
+      word(tape::kString), 0, 3,               // "a\nb", decoded: heap text [0, 3)
+      word(tape::kKeyNew, 1), 3, 7,            // "name"
+      word(tape::kString), 7, 11,              // "é😀z": 4 units
+      word(tape::kKeyNew, 2), 11, 15,          // "long"
+      word(tape::kString), 15, 115,
+      word(tape::kKeyNew, 3), 115, 118,        // "arr"
       word(tape::kArrayBegin),
-      word(tape::kString), 115, 115,           // ""
-      word(tape::kString), 115, 116,           // "q"
+      word(tape::kString), 118, 118,           // ""
+      word(tape::kString), 118, 119,           // "q"
       word(tape::kArrayEnd),
       word(tape::kObjectEnd, 4),
   };
   EXPECT_EQ(p.words, expected);
+  EXPECT_EQ(p.utf16, (std::u16string{u"k\u00e9"}));
   // Known keys copy nothing.
   parsed again = this->run(R"({"name":"b"})", uint32_t{kSkipBom} | kStringHeap);
   ASSERT_TRUE(again.res.ok());
@@ -495,6 +497,41 @@ TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
     EXPECT_EQ(q.words[1], word(tape::kString));
     EXPECT_EQ(q.words[2], 2u);
     EXPECT_EQ(q.words[3], 4u);
+  }
+}
+
+// With kStringHeap, escaped strings and keys whose decoded text is ASCII go to the heap
+// decoded; a non-ASCII character, raw or escaped, keeps the string in the side buffer.
+TYPED_TEST(ParseTest, StringHeapDecodesAsciiEscapes) {
+  std::string a40(40, 'a'), b40(40, 'b');
+  std::string doc = R"(["\u0041\/\"\\ \b\f\n\r\t", ")" + a40 + R"(\n)" + b40 +
+                    R"(", "x\u00e9", "\ud83d\ude00", "é\n", "\u007f", {"a\tb": 1}])";
+  parsed p = this->run(doc, uint32_t{kSkipBom} | kStringHeap);
+  ASSERT_TRUE(p.res.ok());
+  std::string first = "A/\"\\ \b\f\n\r\t";
+  std::string second = a40 + "\n" + b40;
+  EXPECT_EQ(p.heap, first + second + "\x7f" + "a\tb");
+  EXPECT_EQ(p.utf16, (std::u16string{u"x\u00e9\U0001F600\u00e9\n"}));
+  uint32_t h1 = static_cast<uint32_t>(first.size()), h2 = h1 + static_cast<uint32_t>(second.size());
+  std::vector<uint32_t> expected = {
+      word(tape::kArrayBegin),
+      word(tape::kString), 0, h1,
+      word(tape::kString), h1, h2,
+      word(tape::kStringEsc), 0, 2, 0, 0,
+      word(tape::kStringEsc), 2, 4, 0, 0,
+      word(tape::kStringEsc), 4, 6, 0, 0,
+      word(tape::kString), h2, h2 + 1,
+      word(tape::kObjectBegin, 1),
+      word(tape::kKeyNew, 0), h2 + 1, h2 + 4,
+      word(tape::kInt, 1),
+      word(tape::kObjectEnd, 1),
+      word(tape::kArrayEnd),
+  };
+  ASSERT_EQ(p.words.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    // (Source ranges of escaped entries are checked elsewhere.)
+    if (i == 10 || i == 11 || i == 15 || i == 16 || i == 20 || i == 21) continue;
+    EXPECT_EQ(p.words[i], expected[i]) << "word " << i;
   }
 }
 

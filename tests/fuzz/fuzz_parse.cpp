@@ -7,9 +7,11 @@
 //   - for valid input: minify is idempotent and parses back to the same tape (same
 //     structure, numbers and decoded strings), and prettify then minify is the same
 //     bytes as minify;
-//   - with kStringHeap (SWAR64 kernel), the tape has the same entries; strings and new
-//     keys without escapes have consecutive ranges of the same UTF-16 length, and the
-//     heap holds exactly their bytes (their byte ranges from a kByteOffsets parse);
+//   - with kStringHeap (SWAR64 kernel), the tape has the same entries, except that
+//     escaped strings and new keys whose decoded text is ASCII become plain ones; plain
+//     entries have consecutive ranges of the same UTF-16 length, and the heap holds
+//     exactly their bytes (their byte ranges from a kByteOffsets parse), or for those
+//     that were escaped, their decoded units; escaped entries keep their units;
 //   - key ids stand for the right keys: with tables kept across inputs (keys predicted
 //     from earlier documents), each id's bytes are those of the key a parse without
 //     interning reads at that place;
@@ -89,32 +91,66 @@ bool same_tape(const tape_buffers& a, const tape_buffers& b) {
 state g_scalar, g_swar, g_simd, g_again, g_heap, g_bytes;
 
 // The kStringHeap tape `h` against the same document's plain tape `d` (UTF-16 offsets)
-// and kByteOffsets tape `b`, all from fresh tables; `doc` is the input.
+// and kByteOffsets tape `b`, all from fresh tables; `doc` is the input. `d` and `b` have
+// the same entries; `h` is walked apart (a decoded escaped entry is shorter there).
 void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_buffers& b, const uint8_t* doc,
                        const uint8_t* data, size_t size) {
-  if (h.words.size() != d.words.size() || b.words.size() != d.words.size()) fail("string heap: tape size differs", data, size);
+  if (b.words.size() != d.words.size()) fail("byte offsets: tape size differs", data, size);
   const uint32_t* hw = h.words.data();
   const uint32_t* dw = d.words.data();
   const uint32_t* bw = b.words.data();
-  size_t units = 0, bytes = 0;
+  size_t units = 0, bytes = 0, j = 0;
   for (size_t i = 0; i < d.words.size(); i += tape::entry_words(dw[i])) {
     uint32_t w = dw[i];
-    if (hw[i] != w || bw[i] != w) fail("string heap: entries differ", data, size);
+    if (bw[i] != w || j >= h.words.size()) fail("string heap: entries differ", data, size);
     uint32_t tag = w & tape::kTagMask;
+    uint32_t htag = hw[j] & tape::kTagMask;
+    if ((tag == tape::kStringEsc && htag == tape::kString) || (tag == tape::kKeyNewEsc && htag == tape::kKeyNew)) {
+      // Decoded into the heap: its text must be the side buffer's units, all ASCII.
+      if (hw[j] >> tape::kTagBits != w >> tape::kTagBits) fail("string heap: entries differ", data, size);
+      uint32_t len16 = dw[i + 2] - dw[i + 1];
+      if (hw[j + 1] != units || hw[j + 2] != units + len16 || bytes + len16 > h.heap.size())
+        fail("string heap: ranges are not consecutive", data, size);
+      for (uint32_t k = 0; k < len16; ++k) {
+        uint16_t unit = d.utf16.data()[dw[i + 1] + k];
+        if (unit >= 0x80 || h.heap.data()[bytes + k] != unit) fail("string heap: decoded text differs", data, size);
+      }
+      units += len16;
+      bytes += len16;
+      j += 3;
+      continue;
+    }
+    if (hw[j] != w) fail("string heap: entries differ", data, size);
+    if (tag == tape::kStringEsc || tag == tape::kKeyNewEsc) {
+      // Kept escaped: the same units, and not ASCII (else the heap would hold them).
+      uint32_t len16 = dw[i + 2] - dw[i + 1];
+      if (hw[j + 2] - hw[j + 1] != len16 || hw[j + 2] > h.utf16.size() ||
+          !same_items(h.utf16.data() + hw[j + 1], d.utf16.data() + dw[i + 1], len16))
+        fail("string heap: escaped units differ", data, size);
+      bool ascii = true;
+      for (uint32_t k = 0; k < len16; ++k) ascii &= d.utf16.data()[dw[i + 1] + k] < 0x80;
+      // Raw non-ASCII text and \u escapes >= 0x80 are what keep a string out of the
+      // heap, and both decode to units >= 0x80.
+      if (ascii) fail("string heap: an ASCII escaped string was not decoded into it", data, size);
+      j += tape::entry_words(w);
+      continue;
+    }
     if (tag != tape::kString && tag != tape::kKeyNew) {
-      if ((tag == tape::kNumberArray || tag == tape::kScalarArray) && hw[i + 1] != dw[i + 1])
+      if ((tag == tape::kNumberArray || tag == tape::kScalarArray) && hw[j + 1] != dw[i + 1])
         fail("string heap: entries differ", data, size);
+      j += tape::entry_words(w);
       continue;
     }
     uint32_t len16 = dw[i + 2] - dw[i + 1];
-    if (hw[i + 1] != units || hw[i + 2] != units + len16) fail("string heap: ranges are not consecutive", data, size);
+    if (hw[j + 1] != units || hw[j + 2] != units + len16) fail("string heap: ranges are not consecutive", data, size);
     units += len16;
     size_t len = bw[i + 2] - bw[i + 1];
     if (bytes + len > h.heap.size() || !same_items(h.heap.data() + bytes, doc + bw[i + 1], len))
       fail("string heap: bytes differ from the document's", data, size);
     bytes += len;
+    j += 3;
   }
-  if (bytes != h.heap.size() || units != h.heap_units) fail("string heap: size differs", data, size);
+  if (j != h.words.size() || bytes != h.heap.size() || units != h.heap_units) fail("string heap: size differs", data, size);
 }
 // Key ids against the keys' bytes. A state that keeps its key and shape tables across
 // inputs (as the wasm boundary does, so keys are predicted from earlier documents too)
