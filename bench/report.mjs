@@ -114,7 +114,7 @@ export function fileLine(fileResult, index, total) {
   const parts = [];
   if (fileResult.error) parts.push(fileResult.error);
   for (const [id, o] of Object.entries(fileResult.ops)) {
-    const short = { validate: 'validate', 'parse-string': 'parse(str)', 'parse-bytes': 'parse(bytes)', 'parse-error': 'parse error', 'wasm-stage': 'stage' }[id] ?? id;
+    const short = { validate: 'validate', 'parse-string': 'parse(str)', 'parse-bytes': 'parse(bytes)', 'parse-error': 'parse error', 'wasm-stage': 'stage', 'wasm-minify': 'wasm minify', 'wasm-prettify': 'wasm prettify' }[id] ?? id;
     const flav = Object.entries(o.impls).filter(([, r]) => r.kind === 'wasmjson');
     const bad = o.excluded.filter((e) => results_isWasm(e.impl)).map((e) => `${e.impl} MISMATCH`);
     const vals = id === 'validate' ? flav.map(([, r]) => fmtMbps(r.mbps)).join('|') + ' MB/s' : flav.map(([, r]) => fmtRatio(r.ratio)).join('|');

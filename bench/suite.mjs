@@ -441,7 +441,7 @@ export const OPERATIONS = [
     baseline: 'JSON.parse(string)',
     native: parseTextNatively,
     available: (_c, host) => !!host.stages,
-    stage: true,
+    stage: 'parse',
     check: (_doc, got) => (got === 0 ? null : `wj_parse returned error code ${got}`),
     targets: { mbps: { simd128: 1500 } },
   },
@@ -624,6 +624,33 @@ export const OPERATIONS = [
     },
     targets: { mbps: { simd128: 1000 } },
   },
+  // The same two in wasm alone, the output left in wasm memory: what minify(bytes) and
+  // prettify(bytes) cost besides handing the output to JS in a buffer of its own (on a
+  // machine where fresh memory is slow to fault in, that copy can cost as much).
+  {
+    id: 'wasm-minify',
+    label: 'wasm minify (bytes -> bytes in wasm memory)',
+    baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes))))',
+    native: (doc) => {
+      const b = doc.bytes;
+      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b))));
+    },
+    available: (_c, host) => !!host.stages,
+    stage: 'minify',
+    check: (_doc, got) => (got === 0 ? null : `wj_reformat returned error code ${got}`),
+  },
+  {
+    id: 'wasm-prettify',
+    label: 'wasm prettify (bytes -> bytes in wasm memory)',
+    baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes)), null, 2))',
+    native: (doc) => {
+      const b = doc.bytes;
+      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b)), null, 2));
+    },
+    available: (_c, host) => !!host.stages,
+    stage: 'prettify',
+    check: (_doc, got) => (got === 0 ? null : `wj_reformat returned error code ${got}`),
+  },
   // Issue #5: one deep field read on the bytes, without building the rest, against
   // parsing everything and walking to it. The field: the first leaf at the greatest
   // depth (deepPointer below).
@@ -741,10 +768,12 @@ export function operationById(id) {
 // The wasm stage, through the module's raw exports (docs/BOUNDARY.md)
 
 /**
- * An independent instance of a wasmjson .wasm module whose wj_parse can be called
- * directly: `prepare(bytes)` returns a thunk copying the bytes in and running wj_parse,
- * returning the error code (0 = ok). Returns null when the module lacks the exports
- * (the boundary changed): the wasm-stage operation is then skipped.
+ * An independent instance of a wasmjson .wasm module whose exports can be called
+ * directly: `prepare(bytes, run)` returns a thunk copying the bytes in and running
+ * wj_parse (run 'parse'), or wj_reformat to minify or prettify with an indent of two
+ * spaces ('minify', 'prettify': the output stays in wasm memory), returning the error
+ * code (0 = ok). Returns null when the module lacks the exports (the boundary changed):
+ * the wasm-only operations are then skipped.
  */
 export async function createWasmStage(module) {
   const imports = {};
@@ -754,7 +783,7 @@ export async function createWasmStage(module) {
   }
   const instance = await WebAssembly.instantiate(module, imports);
   const ex = instance.exports;
-  for (const f of ['_initialize', 'wj_alloc', 'wj_padding', 'wj_parse']) if (typeof ex[f] !== 'function') return null;
+  for (const f of ['_initialize', 'wj_alloc', 'wj_padding', 'wj_parse', 'wj_reformat']) if (typeof ex[f] !== 'function') return null;
   if (!(ex.memory instanceof WebAssembly.Memory)) return null;
   ex._initialize();
   const padding = ex.wj_padding();
@@ -764,8 +793,18 @@ export async function createWasmStage(module) {
   let u8 = new Uint8Array(0);
   let i32 = new Int32Array(0);
   const SKIP_BOM = 1;
+  // The indent for prettify: two spaces, placed once.
+  const indent = ex.wj_alloc(2) >>> 0;
+  if (!indent) return null;
+  new Uint8Array(memory.buffer).set([32, 32], indent);
+  const calls = {
+    parse: (len) => ex.wj_parse(ptr, len, SKIP_BOM),
+    minify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 0),
+    prettify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 2),
+  };
   return {
-    prepare(bytes) {
+    prepare(bytes, run = 'parse') {
+      const call = calls[run];
       if (bytes.length > cap) {
         if (ptr && typeof ex.wj_free === 'function') ex.wj_free(ptr);
         cap = bytes.length;
@@ -776,7 +815,7 @@ export async function createWasmStage(module) {
       return () => {
         if (u8.buffer !== memory.buffer) u8 = new Uint8Array(memory.buffer);
         u8.set(bytes, ptr);
-        const report = ex.wj_parse(ptr, len, SKIP_BOM) >>> 0;
+        const report = call(len) >>> 0;
         if (i32.buffer !== memory.buffer) i32 = new Int32Array(memory.buffer);
         return i32[report >>> 2];
       };
@@ -960,7 +999,7 @@ export async function runSuite(items, codecs, host, options = {}) {
     for (const flavor of flavors) {
       if (op.stage) {
         const stage = host.stages?.[flavor];
-        if (stage) impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => stage.prepare(d.bytes)) });
+        if (stage) impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => stage.prepare(d.bytes, op.stage)) });
       } else {
         impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => op.wasmjson(codecs[flavor], d)) });
       }
