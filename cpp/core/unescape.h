@@ -11,6 +11,27 @@
 
 namespace wasmjson {
 
+namespace detail {
+
+// Copies the plain text at p a chunk at a time: `step` stores a whole chunk at o and
+// returns how many of its bytes are plain (Kernel::width: all). Stops at the first byte
+// that is not, or at `end`; a last chunk that went past `end` is taken back.
+template <class Kernel, class T, class Step>
+WASMJSON_INLINE void copy_plain(const uint8_t*& p, const uint8_t* end, T*& o, Step step) {
+  size_t run;
+  do {
+    run = step(p, o);
+    p += run;
+    o += run;
+  } while (run == Kernel::width && p < end);
+  if (p > end) {
+    o -= p - end;
+    p = end;
+  }
+}
+
+}  // namespace detail
+
 // Writes (end - begin) units at most to out, which has room for Kernel::width more;
 // returns the number written. Sets `escaped_surrogate` when a \u escape wrote a
 // surrogate code unit (which may be lone: then the units are not valid UTF-16 text, and
@@ -22,18 +43,9 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
     uint8_t c = *p;
     if (c != '\\' && c < 0x80) {
       // Checked first: back-to-back escapes and non-ASCII text skip the kernel call.
-      // Whole chunks while they are plain ASCII; the last may go past the string's end
-      // (its closing quote does not stop the widening), which is then taken back.
-      size_t run;
-      do {
-        run = Kernel::widen_ascii_run(p, o);
-        p += run;
-        o += run;
-      } while (run == Kernel::width && p < end);
-      if (p > end) {
-        o -= p - end;
-        p = end;
-      }
+      // Whole chunks while they are plain ASCII (the closing quote does not stop the
+      // widening).
+      detail::copy_plain<Kernel>(p, end, o, [](const uint8_t* q, uint16_t* out) { return Kernel::widen_ascii_run(q, out); });
       continue;
     }
     if (c == '\\') {
@@ -85,19 +97,11 @@ size_t unescape_ascii(const uint8_t* p, const uint8_t* end, uint8_t* out) {
   const int8_t* h = detail::kHex.v;
   while (p < end) {
     if (*p != '\\') {
-      // Whole chunks up to the next backslash; the last may go past the string's end
-      // (the closing quote stops the scan), which is then taken back.
-      size_t run;
-      do {
-        std::memcpy(o, p, Kernel::width);
-        run = Kernel::quote_stop(p);
-        p += run;
-        o += run;
-      } while (run == Kernel::width && p < end);
-      if (p > end) {
-        o -= p - end;
-        p = end;
-      }
+      // Whole chunks up to the next backslash (or the closing quote).
+      detail::copy_plain<Kernel>(p, end, o, [](const uint8_t* q, uint8_t* out) {
+        std::memcpy(out, q, Kernel::width);
+        return Kernel::quote_stop(q);
+      });
       continue;
     }
     uint8_t e = p[1];
