@@ -308,6 +308,28 @@ function bigintExpected(doc) {
 }
 
 /** The baseline of the operations measured against JSON.parse(text). */
+/** wasm minify (space 0) or prettify through the module's raw exports (createWasmStage). */
+function wasmReformatOperation(run, space) {
+  return {
+    id: `wasm-${run}`,
+    label: `wasm ${run} (bytes -> bytes in wasm memory)`,
+    baseline: `TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes))${space ? `, null, ${space}` : ''}))`,
+    native: reformatBytesNatively(space),
+    available: (_c, host) => !!host.stages,
+    stage: run,
+    check: (_doc, got) => (got === 0 ? null : `wj_reformat returned error code ${got}`),
+  };
+}
+
+/** Native minify (space 0) or prettify of a document's bytes, bytes out. */
+function reformatBytesNatively(space) {
+  return (doc) => {
+    const b = doc.bytes;
+    return space ? () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b)), null, space))
+      : () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b))));
+  };
+}
+
 function parseTextNatively(doc) {
   const t = doc.text;
   return () => JSON.parse(t);
@@ -588,10 +610,7 @@ export const OPERATIONS = [
     id: 'minify-bytes',
     label: 'minify(bytes)',
     baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes))))',
-    native: (doc) => {
-      const b = doc.bytes;
-      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b))));
-    },
+    native: reformatBytesNatively(0),
     available: (c) => typeof c.minify === 'function',
     wasmjson: (c, doc) => {
       const b = doc.bytes;
@@ -609,10 +628,7 @@ export const OPERATIONS = [
     id: 'prettify-bytes',
     label: 'prettify(bytes)',
     baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes)), null, 2))',
-    native: (doc) => {
-      const b = doc.bytes;
-      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b)), null, 2));
-    },
+    native: reformatBytesNatively(2),
     available: (c) => typeof c.prettify === 'function',
     wasmjson: (c, doc) => {
       const b = doc.bytes;
@@ -627,30 +643,8 @@ export const OPERATIONS = [
   // The same two in wasm alone, the output left in wasm memory: what minify(bytes) and
   // prettify(bytes) cost besides handing the output to JS in a buffer of its own (on a
   // machine where fresh memory is slow to fault in, that copy can cost as much).
-  {
-    id: 'wasm-minify',
-    label: 'wasm minify (bytes -> bytes in wasm memory)',
-    baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes))))',
-    native: (doc) => {
-      const b = doc.bytes;
-      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b))));
-    },
-    available: (_c, host) => !!host.stages,
-    stage: 'minify',
-    check: (_doc, got) => (got === 0 ? null : `wj_reformat returned error code ${got}`),
-  },
-  {
-    id: 'wasm-prettify',
-    label: 'wasm prettify (bytes -> bytes in wasm memory)',
-    baseline: 'TextEncoder(JSON.stringify(JSON.parse(TextDecoder(bytes)), null, 2))',
-    native: (doc) => {
-      const b = doc.bytes;
-      return () => utf8Encoder.encode(JSON.stringify(JSON.parse(utf8Decoder.decode(b)), null, 2));
-    },
-    available: (_c, host) => !!host.stages,
-    stage: 'prettify',
-    check: (_doc, got) => (got === 0 ? null : `wj_reformat returned error code ${got}`),
-  },
+  wasmReformatOperation('minify', 0),
+  wasmReformatOperation('prettify', 2),
   // Issue #5: one deep field read on the bytes, without building the rest, against
   // parsing everything and walking to it. The field: the first leaf at the greatest
   // depth (deepPointer below).
