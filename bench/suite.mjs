@@ -307,7 +307,6 @@ function bigintExpected(doc) {
   return (doc.bigintValue ??= JSON.parse(doc.text, bigintReviver));
 }
 
-/** The baseline of the operations measured against JSON.parse(text). */
 /** wasm minify (space 0) or prettify through the module's raw exports (createWasmStage). */
 function wasmReformatOperation(run, space) {
   return {
@@ -330,6 +329,7 @@ function reformatBytesNatively(space) {
   };
 }
 
+/** The baseline of the operations measured against JSON.parse(text). */
 function parseTextNatively(doc) {
   const t = doc.text;
   return () => JSON.parse(t);
