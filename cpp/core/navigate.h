@@ -102,6 +102,12 @@ const uint8_t* skip_container(cursor& c, const uint8_t* p) {
     uint64_t quote, backslash, open, close;
     Kernel::block_masks(block, quote, backslash, open, close);
     if (backslash | escape_carry) quote &= ~detail_skip::escaped_bytes(backslash, escape_carry);
+    if ((open | close) == 0) {
+      // No brackets (most blocks of string-heavy text): only whether the block ends
+      // inside a string matters, which the parity of its quotes tells.
+      in_string ^= 0 - static_cast<uint64_t>(__builtin_popcountll(quote) & 1);
+      continue;
+    }
     uint64_t inside = detail_skip::prefix_xor(quote) ^ in_string;
     in_string = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
     open &= ~inside;

@@ -64,10 +64,12 @@ void check_every_container(const std::string& text) {
   }
 }
 
-// Strings with runs of backslashes, quotes and brackets inside, at every alignment.
+// Strings with runs of backslashes, quotes and brackets inside, at every alignment, and
+// runs of plain strings that leave whole blocks without brackets (the skip's fast path).
 std::string random_document(std::mt19937_64& rng) {
   const char* pieces[] = {"{", "}", "[", "]", ",", ":", "1", "\"a\"", "\"[{\"", "\"}]\"", "\"\\\\\"", "\"\\\"\"",
-                          "\"\\\\\\\"[\"", "\"x\\\\\\\\\"", " ", "\n", "\"\\u005b\"", "null"};
+                          "\"\\\\\\\"[\"", "\"x\\\\\\\\\"", " ", "\n", "\"\\u005b\"", "null",
+                          "\"plain, with no brackets\",\"and \\\" more\",\"text\":\"\""};
   std::string s = "[";
   size_t n = 1 + rng() % 300;
   for (size_t i = 0; i < n; ++i) s += pieces[rng() % (sizeof(pieces) / sizeof(pieces[0]))];
