@@ -15,6 +15,34 @@
 
 namespace wasmjson {
 
+// Vector constants come from memory, not from v128.const. V8's optimizing compiler
+// builds each v128.const where it is used, from general registers: several instructions
+// per use, in every iteration of a loop (skip_container ran 1.5x faster with its four
+// splats read from memory). A load from a table the compiler cannot prove constant stays
+// a load: one instruction, hoisted by LLVM out of loops that store nothing. So these
+// tables are not const (and are never written).
+namespace simd128_constants {
+template <uint8_t B>
+alignas(16) inline uint8_t bytes[16] = {B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B};
+template <uint16_t U>
+alignas(16) inline uint16_t units[8] = {U, U, U, U, U, U, U, U};
+// whitespace_stop's table: by low nibble, the whitespace byte with that nibble, else a
+// byte whose low nibble differs from the index (so nothing matches it).
+alignas(16) inline uint8_t whitespace_by_low_nibble[16] = {' ', 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                                            0xFF, '\t', '\n', 0xFF, 0xFF, '\r', 0xFF, 0};
+}  // namespace simd128_constants
+
+// B in every byte lane.
+template <uint8_t B>
+inline v128_t splat8() {
+  return wasm_v128_load(simd128_constants::bytes<B>);
+}
+// U in every 16-bit lane.
+template <uint16_t U>
+inline v128_t splat16() {
+  return wasm_v128_load(simd128_constants::units<U>);
+}
+
 namespace simd128_utf8 {
 
 // UTF-8 validation of a whole chunk by nibble lookups (Keiser and Lemire, "Validating
@@ -63,7 +91,8 @@ struct utf8_tables {
     }
   }
 };
-inline constexpr utf8_tables kUtf8{};
+// Not const: see simd128_constants.
+inline utf8_tables kUtf8{};
 
 // utf8_pairs_run's compaction: for each 8-bit mask of the lanes that take two bytes,
 // the byte indices (into the lanes' byte pairs) to keep, in order: both bytes of those
@@ -96,18 +125,18 @@ struct simd128_kernel {
   static inline size_t string_stop(const uint8_t* p) {
     v128_t v = wasm_v128_load(p);
     // A signed compare catches both control bytes (< 0x20) and non-ASCII (>= 0x80).
-    v128_t special = wasm_i8x16_lt(v, wasm_i8x16_splat(0x20));
-    v128_t quote = wasm_i8x16_eq(v, wasm_i8x16_splat('"'));
-    v128_t backslash = wasm_i8x16_eq(v, wasm_i8x16_splat('\\'));
+    v128_t special = wasm_i8x16_lt(v, splat8<0x20>());
+    v128_t quote = wasm_i8x16_eq(v, splat8<'"'>());
+    v128_t backslash = wasm_i8x16_eq(v, splat8<'\\'>());
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
   static inline size_t whitespace_stop(const uint8_t* p) {
     // The four whitespace bytes have distinct low nibbles (0x20, 0x09, 0x0A, 0x0D): a
     // byte is whitespace when it equals the table entry its low nibble picks. Other
     // entries hold a byte whose low nibble differs from their index, so nothing matches.
-    const v128_t table = wasm_i8x16_make(' ', -1, -1, -1, -1, -1, -1, -1, -1, '\t', '\n', -1, -1, '\r', -1, 0);
+    const v128_t table = wasm_v128_load(simd128_constants::whitespace_by_low_nibble);
     v128_t v = wasm_v128_load(p);
-    v128_t ws = wasm_i8x16_eq(wasm_i8x16_swizzle(table, wasm_v128_and(v, wasm_i8x16_splat(0x0F))), v);
+    v128_t ws = wasm_i8x16_eq(wasm_i8x16_swizzle(table, wasm_v128_and(v, splat8<0x0F>())), v);
     return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(ws)) & 0xFFFFu);
   }
   static inline size_t ascii_stop(const uint8_t* p) {
@@ -119,8 +148,8 @@ struct simd128_kernel {
     const v128_t zero = wasm_i64x2_splat(0);
     // Stops: '"', '\\', control bytes, and EF (whose U+FFFD the reader must notice).
     uint32_t stops = wasm_i8x16_bitmask(wasm_v128_or(
-        wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\'))),
-        wasm_v128_or(wasm_u8x16_lt(v, wasm_i8x16_splat(0x20)), wasm_i8x16_eq(v, wasm_i8x16_splat(0xEF - 256)))));
+        wasm_v128_or(wasm_i8x16_eq(v, splat8<'"'>()), wasm_i8x16_eq(v, splat8<'\\'>())),
+        wasm_v128_or(wasm_u8x16_lt(v, splat8<0x20>()), wasm_i8x16_eq(v, splat8<0xEF>()))));
     size_t stop = first(stops);
     // prev_k[i] = v[i - k], zero before the chunk.
     v128_t prev1 = wasm_i8x16_shuffle(zero, v, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
@@ -128,13 +157,13 @@ struct simd128_kernel {
     v128_t prev3 = wasm_i8x16_shuffle(zero, v, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28);
     v128_t kinds = wasm_v128_and(
         wasm_v128_and(wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.first_high), wasm_u8x16_shr(prev1, 4)),
-                      wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.first_low), wasm_v128_and(prev1, wasm_i8x16_splat(0x0F)))),
+                      wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.first_low), wasm_v128_and(prev1, splat8<0x0F>()))),
         wasm_i8x16_swizzle(wasm_v128_load(simd128_utf8::kUtf8.second_high), wasm_u8x16_shr(v, 4)));
     // 0x80 where this byte must be a 3rd or 4th byte: E0..FF two back, F0..FF three back.
     v128_t must_continue = wasm_v128_and(
-        wasm_v128_or(wasm_u8x16_sub_sat(prev2, wasm_i8x16_splat(0xE0 - 0x80)),
-                     wasm_u8x16_sub_sat(prev3, wasm_i8x16_splat(0xF0 - 0x80))),
-        wasm_i8x16_splat(0x80 - 256));
+        wasm_v128_or(wasm_u8x16_sub_sat(prev2, splat8<0xE0 - 0x80>()),
+                     wasm_u8x16_sub_sat(prev3, splat8<0xF0 - 0x80>())),
+        splat8<0x80>());
     uint32_t errors = wasm_i8x16_bitmask(wasm_i8x16_ne(wasm_v128_xor(kinds, must_continue), zero));
     // Errors up to and including the stop byte: every stop byte is ASCII or a lead, so an
     // error flagged on it means the sequence before it is cut short.
@@ -151,8 +180,8 @@ struct simd128_kernel {
       // Bytes minus UTF-16 units: one per continuation byte, less one per 4-byte
       // sequence (two units).
       uint32_t in_run = (1u << end) - 1;
-      uint32_t continuation = wasm_i8x16_bitmask(wasm_i8x16_lt(v, wasm_i8x16_splat(0xC0 - 256)));
-      uint32_t lead4 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, wasm_i8x16_splat(0xF0 - 256)));
+      uint32_t continuation = wasm_i8x16_bitmask(wasm_i8x16_lt(v, splat8<0xC0>()));
+      uint32_t lead4 = wasm_i8x16_bitmask(wasm_u8x16_ge(v, splat8<0xF0>()));
       saved16 = static_cast<size_t>(__builtin_popcount(continuation & in_run) - __builtin_popcount(lead4 & in_run));
     } else {
       saved16 = 0;
@@ -161,12 +190,12 @@ struct simd128_kernel {
   }
   // Bit i set when p[i] is not an ASCII digit, for i < width; bit width always set.
   static inline uint32_t non_digit_mask(const uint8_t* p) {
-    v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
-    return static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))) | (1u << width);
+    v128_t d = wasm_i8x16_sub(wasm_v128_load(p), splat8<'0'>());
+    return static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, splat8<9>()))) | (1u << width);
   }
   static inline size_t digit_stop(const uint8_t* p) {
-    v128_t d = wasm_i8x16_sub(wasm_v128_load(p), wasm_i8x16_splat('0'));
-    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, wasm_i8x16_splat(9)))));
+    v128_t d = wasm_i8x16_sub(wasm_v128_load(p), splat8<'0'>());
+    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_u8x16_gt(d, splat8<9>()))));
   }
   static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
                                  uint64_t& close) {
@@ -174,34 +203,34 @@ struct simd128_kernel {
     for (int k = 0; k < 4; ++k) {
       v128_t v = wasm_v128_load(p + 16 * k);
       // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
-      v128_t folded = wasm_v128_or(v, wasm_i8x16_splat(0x20));
-      quote |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat('"')))} << (16 * k);
-      backslash |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(v, wasm_i8x16_splat('\\')))} << (16 * k);
-      open |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(folded, wasm_i8x16_splat('{')))} << (16 * k);
-      close |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(folded, wasm_i8x16_splat('}')))} << (16 * k);
+      v128_t folded = wasm_v128_or(v, splat8<0x20>());
+      quote |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(v, splat8<'"'>()))} << (16 * k);
+      backslash |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(v, splat8<'\\'>()))} << (16 * k);
+      open |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(folded, splat8<'{'>()))} << (16 * k);
+      close |= uint64_t{wasm_i8x16_bitmask(wasm_i8x16_eq(folded, splat8<'}'>()))} << (16 * k);
     }
   }
   static inline size_t quote_stop(const uint8_t* p) {
     v128_t v = wasm_v128_load(p);
-    v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));
+    v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, splat8<'"'>()), wasm_i8x16_eq(v, splat8<'\\'>()));
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(hits)));
   }
   static inline size_t structural_stop(const uint8_t* p) {
     v128_t v = wasm_v128_load(p);
     // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
-    v128_t folded = wasm_v128_or(v, wasm_i8x16_splat(0x20));
-    v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, wasm_i8x16_splat('"')),
-                               wasm_v128_or(wasm_i8x16_eq(folded, wasm_i8x16_splat('{')),
-                                            wasm_i8x16_eq(folded, wasm_i8x16_splat('}'))));
+    v128_t folded = wasm_v128_or(v, splat8<0x20>());
+    v128_t hits = wasm_v128_or(wasm_i8x16_eq(v, splat8<'"'>()),
+                               wasm_v128_or(wasm_i8x16_eq(folded, splat8<'{'>()),
+                                            wasm_i8x16_eq(folded, splat8<'}'>())));
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(hits)));
   }
 
   static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
     v128_t v = wasm_v128_load(p);
     wasm_v128_store(out, v);
-    v128_t special = wasm_i8x16_lt(v, wasm_i8x16_splat(0x20));
-    v128_t quote = wasm_i8x16_eq(v, wasm_i8x16_splat('"'));
-    v128_t backslash = wasm_i8x16_eq(v, wasm_i8x16_splat('\\'));
+    v128_t special = wasm_i8x16_lt(v, splat8<0x20>());
+    v128_t quote = wasm_i8x16_eq(v, splat8<'"'>());
+    v128_t backslash = wasm_i8x16_eq(v, splat8<'\\'>());
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
 
@@ -210,7 +239,7 @@ struct simd128_kernel {
     wasm_v128_store(out, wasm_u16x8_extend_low_u8x16(v));
     wasm_v128_store(out + 8, wasm_u16x8_extend_high_u8x16(v));
     // A signed compare below zero catches every non-ASCII byte.
-    v128_t stop = wasm_v128_or(wasm_i8x16_lt(v, wasm_i64x2_splat(0)), wasm_i8x16_eq(v, wasm_i8x16_splat('\\')));
+    v128_t stop = wasm_v128_or(wasm_i8x16_lt(v, wasm_i64x2_splat(0)), wasm_i8x16_eq(v, splat8<'\\'>()));
     return first(wasm_i8x16_bitmask(stop));
   }
 
@@ -221,9 +250,9 @@ struct simd128_kernel {
   static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
     v128_t bytes = wasm_u8x16_narrow_i16x8(wasm_v128_load(p), wasm_v128_load(p + 8));
     wasm_v128_store(out, bytes);
-    v128_t special = wasm_i8x16_lt(bytes, wasm_i8x16_splat(0x20));
-    v128_t quote = wasm_i8x16_eq(bytes, wasm_i8x16_splat('"'));
-    v128_t backslash = wasm_i8x16_eq(bytes, wasm_i8x16_splat('\\'));
+    v128_t special = wasm_i8x16_lt(bytes, splat8<0x20>());
+    v128_t quote = wasm_i8x16_eq(bytes, splat8<'"'>());
+    v128_t backslash = wasm_i8x16_eq(bytes, splat8<'\\'>());
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
   // Eight units below 0x800 (ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic, ...) as
@@ -231,10 +260,10 @@ struct simd128_kernel {
   // lanes squeezed out by one swizzle.
   static inline size_t utf8_pairs_run(const uint16_t* p, uint8_t* out) {
     v128_t v = wasm_v128_load(p);
-    if (wasm_v128_any_true(wasm_u16x8_gt(v, wasm_i16x8_splat(0x7FF)))) return 0;
-    v128_t two = wasm_u16x8_gt(v, wasm_i16x8_splat(0x7F));
-    v128_t lead = wasm_v128_bitselect(wasm_v128_or(wasm_u16x8_shr(v, 6), wasm_i16x8_splat(0xC0)), v, two);
-    v128_t trail = wasm_v128_or(wasm_v128_and(v, wasm_i16x8_splat(0x3F)), wasm_i16x8_splat(0x80));
+    if (wasm_v128_any_true(wasm_u16x8_gt(v, splat16<0x7FF>()))) return 0;
+    v128_t two = wasm_u16x8_gt(v, splat16<0x7F>());
+    v128_t lead = wasm_v128_bitselect(wasm_v128_or(wasm_u16x8_shr(v, 6), splat16<0xC0>()), v, two);
+    v128_t trail = wasm_v128_or(wasm_v128_and(v, splat16<0x3F>()), splat16<0x80>());
     v128_t pairs = wasm_v128_or(lead, wasm_i16x8_shl(trail, 8));  // little-endian: lead first
     uint32_t m = static_cast<uint32_t>(wasm_i16x8_bitmask(two));
     wasm_v128_store(out, wasm_i8x16_swizzle(pairs, wasm_v128_load(simd128_utf8::kPairCompaction.index[m])));
@@ -244,7 +273,7 @@ struct simd128_kernel {
     v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
     wasm_v128_store(out, wasm_u8x16_narrow_i16x8(lo, hi));
     // Lanes > 0x7F as all-ones, narrowed (signed saturation keeps -1) to one byte each.
-    v128_t wide = wasm_i8x16_narrow_i16x8(wasm_u16x8_gt(lo, wasm_i16x8_splat(0x7F)), wasm_u16x8_gt(hi, wasm_i16x8_splat(0x7F)));
+    v128_t wide = wasm_i8x16_narrow_i16x8(wasm_u16x8_gt(lo, splat16<0x7F>()), wasm_u16x8_gt(hi, splat16<0x7F>()));
     return first(wasm_i8x16_bitmask(wide));
   }
 };
