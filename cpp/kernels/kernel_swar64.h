@@ -5,6 +5,7 @@
 // first matching byte. Some tests below can set spurious bits only in lanes *above* a
 // real hit (borrows travel upwards), so the lowest bit is always exact.
 #pragma once
+#include <bit>
 #include <cstring>
 
 #include "kernel.h"
@@ -22,9 +23,9 @@ struct swar64_kernel {
   static inline uint64_t load(const uint8_t* p) { return swar::load(p); }
   // 0x80 in every lane equal to b: exact in every lane.
   static inline uint64_t eq(uint64_t x, uint8_t b) { return swar::eq(x, b); }
-  static inline size_t first(uint64_t hits) {
-    return hits ? static_cast<size_t>(__builtin_ctzll(hits)) >> 3 : width;
-  }
+  // The lane of the lowest hit, width when none: countr_zero is 64 for zero (i64.ctz),
+  // so no test for zero (a compare and a conditional move) is needed.
+  static inline size_t first(uint64_t hits) { return static_cast<size_t>(std::countr_zero(hits)) >> 3; }
 
   static inline size_t string_stop(const uint8_t* p) {
     uint64_t x = load(p);
