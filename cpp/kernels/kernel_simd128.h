@@ -189,7 +189,7 @@ struct simd128_kernel {
     return end;
   }
   // Bit i set when p[i] is not an ASCII digit, for i < width; bit width always set.
-  static inline uint32_t non_digit_mask(const uint8_t* p) { return ~digit_mask(p); }
+  static inline uint32_t non_digit_mask(const uint8_t* p) { return ~digit_mask(p) & ((2u << width) - 1); }
   static inline size_t digit_stop(const uint8_t* p) { return first(~digit_mask(p)); }
   // Bit i set when p[i] is an ASCII digit (i < width). Tested as min(b - '0', 9) ==
   // b - '0': two instructions, where V8 makes an unsigned > of four.
