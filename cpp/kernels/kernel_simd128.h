@@ -131,12 +131,12 @@ struct simd128_kernel {
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
   static inline size_t whitespace_stop(const uint8_t* p) {
-    // The four whitespace bytes have distinct low nibbles (0x20, 0x09, 0x0A, 0x0D): a
-    // byte is whitespace when it equals the table entry its low nibble picks. Other
-    // entries hold a byte whose low nibble differs from their index, so nothing matches.
-    const v128_t table = wasm_v128_load(simd128_constants::whitespace_by_low_nibble);
+    // ' ', '\n', and '\t' or '\r' as the bytes that are 0x0D with bit 2 set: compares
+    // against constants held in registers (a table lookup by swizzle costs V8 a range
+    // fix-up, with its constant loaded from memory, on every use).
     v128_t v = wasm_v128_load(p);
-    v128_t ws = wasm_i8x16_eq(wasm_i8x16_swizzle(table, wasm_v128_and(v, splat8<0x0F>())), v);
+    v128_t ws = wasm_v128_or(wasm_v128_or(wasm_i8x16_eq(v, splat8<' '>()), wasm_i8x16_eq(v, splat8<'\n'>())),
+                             wasm_i8x16_eq(wasm_v128_or(v, splat8<0x04>()), splat8<'\r'>()));
     return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(ws)));
   }
   static inline size_t ascii_stop(const uint8_t* p) {
