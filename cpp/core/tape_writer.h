@@ -77,11 +77,12 @@ class tape_writer {
     if (!out_.frames.reserve_more(1)) return false;
     out_.frames.push_unchecked(
         {static_cast<uint32_t>(out_.words.size()), shape_table::kRoot, 0, child_context(), false, intern_keys_});
+    top_ = &out_.frames.back();
     return put(tape::word(tape::kObjectBegin));
   }
   bool end_object() {
-    container_frame f = out_.frames.back();
-    out_.frames.pop_back();
+    container_frame f = *top_;
+    pop_frame();
     uint32_t shape = f.flag ? f.a : shape_table::kRoot;
     // Both ends carry the shape: JS then knows at the start how the object will be made.
     out_.words.data()[f.begin] = tape::word(tape::kObjectBegin, shape);
@@ -91,11 +92,12 @@ class tape_writer {
     if (!note_value()) return false;
     if (!out_.frames.reserve_more(1)) return false;
     out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, child_context(), true, !WithSource});
+    top_ = &out_.frames.back();
     return put(tape::word(tape::kArrayBegin));
   }
   bool end_array() {
-    container_frame f = out_.frames.back();
-    out_.frames.pop_back();
+    container_frame f = *top_;
+    pop_frame();
     if (f.flag) {
       // All numbers (or literals): [kNumberArray or kScalarArray, count] replaces the
       // kArrayBegin word. An empty array too ([kNumberArray, 0]): JS makes it in one
@@ -109,7 +111,7 @@ class tape_writer {
   // Inlined into the reader loop (one per key: the call itself cost as much as the work);
   // escaped keys go out of line.
   WASMJSON_INLINE bool key(const string_span& s) {
-    container_frame& f = out_.frames.back();
+    container_frame& f = *top_;
     size_t len = static_cast<size_t>(s.end - s.begin);
     bool fresh = true;
     uint32_t id = intern_keys_ ? keys_.intern_after(f.b, s.begin, len, fresh) : key_table::kNotInterned;
@@ -138,7 +140,7 @@ class tape_writer {
   // order, so the shape so far predicts the next key's bytes; a match gives its id and
   // the next shape in one lookup, and the reader skips the key without scanning it.
   WASMJSON_INLINE size_t key_ahead(const uint8_t* p) {
-    container_frame& f = out_.frames.back();
+    container_frame& f = *top_;
     if (!f.flag) return 0;
     shape_table::prediction k =
         f.a == shape_table::kRoot ? shapes_.predict_first(f.ctx, p) : shapes_.predict(f.a, p);
@@ -167,8 +169,8 @@ class tape_writer {
         return integer_text(n);
       }
     }
-    if (out_.frames.size() != 0) {
-      container_frame& f = out_.frames.back();
+    if (top_) {
+      container_frame& f = *top_;
       if (f.is_array) {
         f.b++;
         // Still all numbers: the value alone, no tape entry (see end_array).
@@ -199,8 +201,8 @@ class tape_writer {
   WASMJSON_INLINE bool literal(literal_kind k, size_t pos16) {
     static constexpr uint32_t lengths[] = {4, 5, 4};
     tape::tag t = k == literal_kind::null_value ? tape::kNull : k == literal_kind::true_value ? tape::kTrue : tape::kFalse;
-    if (out_.frames.size() != 0) {
-      container_frame& f = out_.frames.back();
+    if (top_) {
+      container_frame& f = *top_;
       if (f.is_array && f.flag) {
         // Still all scalars: the literal joins the numbers, with no tape entry.
         f.b++;
@@ -217,8 +219,8 @@ class tape_writer {
   // key with id b - 1 (b = 0: no key with an id yet), its array's context in an array,
   // 0 at the top level.
   uint32_t child_context() const {
-    if (out_.frames.size() == 0) return 0;
-    const container_frame& parent = out_.frames.back();
+    if (!top_) return 0;
+    const container_frame& parent = *top_;
     return parent.is_array ? parent.ctx : 1 + parent.b;
   }
 
@@ -227,8 +229,8 @@ class tape_writer {
   // order in the numbers array; literals leave it for their own entries), so it holds
   // entries for every element.
   bool note_value() {
-    if (out_.frames.size() == 0) return true;
-    container_frame& f = out_.frames.back();
+    if (!top_) return true;
+    container_frame& f = *top_;
     if (!f.is_array) return true;
     if (__builtin_expect(f.flag, 0)) return end_numbers_only(f);
     f.b++;
@@ -257,6 +259,11 @@ class tape_writer {
     }
     f.b++;
     return true;
+  }
+
+  void pop_frame() {
+    out_.frames.pop_back();
+    top_ = out_.frames.size() != 0 ? &out_.frames.back() : nullptr;
   }
 
   bool put(uint32_t w) {
@@ -325,6 +332,9 @@ class tape_writer {
   bool intern_keys_;
   bool string_heap_;
   bigint_mode bigints_;
+  // out_.frames.back(), nullptr at the top level: one load where the frame is needed
+  // (every token) instead of a chain through out_ and the frames' data and size.
+  container_frame* top_ = nullptr;
 };
 
 }  // namespace wasmjson
