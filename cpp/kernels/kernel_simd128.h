@@ -26,10 +26,6 @@ template <uint8_t B>
 alignas(16) inline uint8_t bytes[16] = {B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B};
 template <uint16_t U>
 alignas(16) inline uint16_t units[8] = {U, U, U, U, U, U, U, U};
-// whitespace_stop's table: by low nibble, the whitespace byte with that nibble, else a
-// byte whose low nibble differs from the index (so nothing matches it).
-alignas(16) inline uint8_t whitespace_by_low_nibble[16] = {' ', 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-                                                            0xFF, '\t', '\n', 0xFF, 0xFF, '\r', 0xFF, 0};
 }  // namespace simd128_constants
 
 // B in every byte lane.
