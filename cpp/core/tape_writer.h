@@ -74,9 +74,10 @@ class tape_writer {
 
   bool begin_object(size_t) {
     if (!note_value()) return false;
+    // (The context is read from top_ before the frames may move.)
+    uint32_t ctx = child_context();
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked(
-        {static_cast<uint32_t>(out_.words.size()), shape_table::kRoot, 0, child_context(), false, intern_keys_});
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), shape_table::kRoot, 0, ctx, false, intern_keys_});
     top_ = &out_.frames.back();
     return put(tape::word(tape::kObjectBegin));
   }
@@ -90,8 +91,9 @@ class tape_writer {
   }
   bool begin_array(size_t) {
     if (!note_value()) return false;
+    uint32_t ctx = child_context();
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, child_context(), true, !WithSource});
+    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, ctx, true, !WithSource});
     top_ = &out_.frames.back();
     return put(tape::word(tape::kArrayBegin));
   }

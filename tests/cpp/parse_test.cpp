@@ -589,3 +589,25 @@ TYPED_TEST(ParseTest, SameTapeAsTheScalarKernel) {
     EXPECT_EQ(mine.utf16, ref.utf16) << f;
   }
 }
+
+TYPED_TEST(ParseTest, DeepNestingGrowsTheFramesSafely) {
+  // Thousands of open containers, objects and arrays in turn: the writer's frames are
+  // reallocated several times while a container is being opened (run under ASan in CI).
+  const int depth = 5000;
+  std::string doc;
+  for (int i = 0; i < depth; ++i) doc += i % 2 ? "[" : "{\"k\":";
+  doc += "7";
+  for (int i = depth - 1; i >= 0; --i) doc += i % 2 ? "]" : "}";
+  for (int round = 0; round < 2; ++round) {  // the second time, keys are predicted
+    parsed p = this->run(doc);
+    ASSERT_TRUE(p.res.ok());
+    // 2500 objects: begin, end, and a key word (the first time, the new key's two range
+    // words too); 2499 arrays holding a container: begin, end; the innermost [7] packed
+    // as [kNumberArray, 1].
+    ASSERT_EQ(p.words.size(), 2500u * 3 + (round == 0 ? 2 : 0) + 2499u * 2 + 2);
+    ASSERT_EQ(p.words.front() & tape::kTagMask, tape::kObjectBegin);
+    ASSERT_EQ(p.words.back() & tape::kTagMask, tape::kObjectEnd);
+    ASSERT_EQ(p.numbers.size(), 1u);
+    ASSERT_EQ(p.numbers[0], 7.0);
+  }
+}
