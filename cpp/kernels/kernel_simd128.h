@@ -142,10 +142,11 @@ struct simd128_kernel {
   static inline size_t utf8_run(const uint8_t* p, size_t& saved16) {
     const v128_t v = wasm_v128_load(p);
     const v128_t zero = wasm_i64x2_splat(0);
-    // Stops: '"', '\\', control bytes, and EF (whose U+FFFD the reader must notice).
+    // Stops: '"', '\\', control bytes (min(b, 0x1F) == b: an unsigned < costs V8 four
+    // instructions), and EF (whose U+FFFD the reader must notice).
     uint32_t stops = wasm_i8x16_bitmask(wasm_v128_or(
         wasm_v128_or(wasm_i8x16_eq(v, splat8<'"'>()), wasm_i8x16_eq(v, splat8<'\\'>())),
-        wasm_v128_or(wasm_u8x16_lt(v, splat8<0x20>()), wasm_i8x16_eq(v, splat8<0xEF>()))));
+        wasm_v128_or(wasm_i8x16_eq(wasm_u8x16_min(v, splat8<0x1F>()), v), wasm_i8x16_eq(v, splat8<0xEF>()))));
     size_t stop = first(stops);
     // prev_k[i] = v[i - k], zero before the chunk.
     v128_t prev1 = wasm_i8x16_shuffle(zero, v, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
@@ -160,7 +161,8 @@ struct simd128_kernel {
         wasm_v128_or(wasm_u8x16_sub_sat(prev2, splat8<0xE0 - 0x80>()),
                      wasm_u8x16_sub_sat(prev3, splat8<0xF0 - 0x80>())),
         splat8<0x80>());
-    uint32_t errors = wasm_i8x16_bitmask(wasm_i8x16_ne(wasm_v128_xor(kinds, must_continue), zero));
+    // (Lanes equal to zero, inverted as an integer: V8 makes a vector != of three.)
+    uint32_t errors = ~static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_v128_xor(kinds, must_continue), zero))) & 0xFFFFu;
     // Errors up to and including the stop byte: every stop byte is ASCII or a lead, so an
     // error flagged on it means the sequence before it is cut short.
     if (errors & ((2u << stop) - 1)) {
@@ -255,22 +257,24 @@ struct simd128_kernel {
   // UTF-8: each lane's two candidate bytes made at once, then the second byte of ASCII
   // lanes squeezed out by one swizzle.
   static inline size_t utf8_pairs_run(const uint16_t* p, uint8_t* out) {
+    // Units are tested by masking their high bits (an unsigned > costs V8 four instructions).
     v128_t v = wasm_v128_load(p);
-    if (wasm_v128_any_true(wasm_u16x8_gt(v, splat16<0x7FF>()))) return 0;
-    v128_t two = wasm_u16x8_gt(v, splat16<0x7F>());
-    v128_t lead = wasm_v128_bitselect(wasm_v128_or(wasm_u16x8_shr(v, 6), splat16<0xC0>()), v, two);
+    if (wasm_v128_any_true(wasm_v128_and(v, splat16<0xF800>()))) return 0;  // some unit >= 0x800
+    v128_t one = wasm_i16x8_eq(wasm_v128_and(v, splat16<0xFF80>()), wasm_i64x2_splat(0));  // ASCII lanes
+    v128_t lead = wasm_v128_bitselect(v, wasm_v128_or(wasm_u16x8_shr(v, 6), splat16<0xC0>()), one);
     v128_t trail = wasm_v128_or(wasm_v128_and(v, splat16<0x3F>()), splat16<0x80>());
     v128_t pairs = wasm_v128_or(lead, wasm_i16x8_shl(trail, 8));  // little-endian: lead first
-    uint32_t m = static_cast<uint32_t>(wasm_i16x8_bitmask(two));
+    uint32_t m = ~static_cast<uint32_t>(wasm_i16x8_bitmask(one)) & 0xFFu;
     wasm_v128_store(out, wasm_i8x16_swizzle(pairs, wasm_v128_load(simd128_utf8::kPairCompaction.index[m])));
     return 8 + static_cast<size_t>(__builtin_popcount(m));
   }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
     v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
     wasm_v128_store(out, wasm_u8x16_narrow_i16x8(lo, hi));
-    // Lanes > 0x7F as all-ones, narrowed (signed saturation keeps -1) to one byte each.
-    v128_t wide = wasm_i8x16_narrow_i16x8(wasm_u16x8_gt(lo, splat16<0x7F>()), wasm_u16x8_gt(hi, splat16<0x7F>()));
-    return first(wasm_i8x16_bitmask(wide));
+    // Lanes > 0x7F keep a high bit under the mask, and signed saturation narrows them to
+    // a nonzero byte (127 or -128): the non-ASCII lanes are the nonzero ones.
+    v128_t wide = wasm_i8x16_narrow_i16x8(wasm_v128_and(lo, splat16<0xFF80>()), wasm_v128_and(hi, splat16<0xFF80>()));
+    return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_eq(wide, wasm_i64x2_splat(0)))));
   }
 };
 
