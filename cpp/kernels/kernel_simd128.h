@@ -118,14 +118,15 @@ struct simd128_kernel {
   // for zero: or + ctz, where the test compiles to a compare and a conditional move.)
   static inline size_t first(uint32_t hits) { return static_cast<size_t>(__builtin_ctz(hits | (1u << width))); }
 
-  static inline size_t string_stop(const uint8_t* p) {
-    v128_t v = wasm_v128_load(p);
+  // The index of the first '"', '\\', control byte or non-ASCII byte of v (width: none).
+  static inline size_t first_string_stop(v128_t v) {
     // A signed compare catches both control bytes (< 0x20) and non-ASCII (>= 0x80).
     v128_t special = wasm_i8x16_lt(v, splat8<0x20>());
     v128_t quote = wasm_i8x16_eq(v, splat8<'"'>());
     v128_t backslash = wasm_i8x16_eq(v, splat8<'\\'>());
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
+  static inline size_t string_stop(const uint8_t* p) { return first_string_stop(wasm_v128_load(p)); }
   static inline size_t whitespace_stop(const uint8_t* p) {
     // ' ', '\n', and '\t' or '\r' as the bytes that are 0x0D with bit 2 set: compares
     // against constants held in registers (a table lookup by swizzle costs V8 a range
@@ -226,10 +227,7 @@ struct simd128_kernel {
   static inline size_t copy_string_run(const uint8_t* p, uint8_t* out) {
     v128_t v = wasm_v128_load(p);
     wasm_v128_store(out, v);
-    v128_t special = wasm_i8x16_lt(v, splat8<0x20>());
-    v128_t quote = wasm_i8x16_eq(v, splat8<'"'>());
-    v128_t backslash = wasm_i8x16_eq(v, splat8<'\\'>());
-    return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
+    return first_string_stop(v);
   }
 
   static inline size_t widen_ascii_run(const uint8_t* p, uint16_t* out) {
@@ -248,10 +246,7 @@ struct simd128_kernel {
   static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) {
     v128_t bytes = wasm_u8x16_narrow_i16x8(wasm_v128_load(p), wasm_v128_load(p + 8));
     wasm_v128_store(out, bytes);
-    v128_t special = wasm_i8x16_lt(bytes, splat8<0x20>());
-    v128_t quote = wasm_i8x16_eq(bytes, splat8<'"'>());
-    v128_t backslash = wasm_i8x16_eq(bytes, splat8<'\\'>());
-    return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
+    return first_string_stop(bytes);
   }
   // Eight units below 0x800 (ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic, ...) as
   // UTF-8: each lane's two candidate bytes made at once, then the second byte of ASCII
