@@ -2,15 +2,17 @@
 // index, count a container's children, list its entries, and find where a value ends.
 // Used by at() (JSON Pointer) and lazy documents.
 //
-// Only what is read is checked: the containers on the way, the keys compared, and the
-// structure of values skipped over (quotes, escapes, brackets). Values that are skipped
-// are not validated (simdjson's On-Demand makes the same trade); the value finally read
-// is parsed, and so validated, in full by parse(). validate() checks a whole document.
+// Only what is read is checked: the containers on the way, the keys compared (as
+// parse() checks strings), and the structure of values skipped over (quotes, escapes,
+// brackets). Values that are skipped are not validated (simdjson's On-Demand makes the
+// same trade); the value finally read is parsed, and so validated, in full by parse(),
+// with the comma or bracket after it. validate() checks a whole document.
 #pragma once
 #include <cstring>
 
 #include "growable.h"
 #include "reader.h"
+#include "utf8.h"
 
 namespace wasmjson::nav {
 
@@ -143,6 +145,36 @@ const uint8_t* skip_value(cursor& c, const uint8_t* p) {
   return p;
 }
 
+// Checks a key's text [b, e) (between its quotes) as parse() checks strings: no raw
+// control bytes, known escapes, four hex digits after \u, well-formed UTF-8; fails the
+// cursor where parse() would. The closing quote at e stops every over-read.
+inline bool check_key(cursor& c, const uint8_t* b, const uint8_t* e) {
+  while (b < e) {
+    uint8_t x = *b;
+    if (x == '\\') {
+      uint8_t y = b[1];
+      if (!detail::kEscape.v[y]) return c.fail(error_code::bad_escape, b + 1);
+      if (y != 'u') {
+        b += 2;
+        continue;
+      }
+      for (const uint8_t* q = b + 2; q < b + 6; ++q) {
+        if (detail::kHex.v[*q] < 0) return c.fail(error_code::bad_unicode_escape, q);
+      }
+      b += 6;
+    } else if (x < 0x20) {
+      return c.fail(error_code::bad_control_character, b);
+    } else if (x < 0x80) {
+      ++b;
+    } else {
+      size_t n = utf8::sequence_length(b, e);
+      if (n == 0) return c.fail(error_code::invalid_utf8, b);
+      b += n;
+    }
+  }
+  return true;
+}
+
 inline kind kind_at(const uint8_t* p) {
   return *p == '{' ? kind::object : *p == '[' ? kind::array : kind::scalar;
 }
@@ -165,6 +197,7 @@ bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit) {
       const uint8_t* after = skip_string<Kernel>(c, p, &escaped);
       if (!after) return false;
       ke = after - 1;
+      if (!check_key(c, kb, ke)) return false;
       p = skip_ws(after);
       if (*p != ':') return c.fail(error_code::expected_colon, p);
       p = skip_ws(p + 1);
@@ -183,8 +216,8 @@ bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit) {
   }
 }
 
-// Decodes a key's escapes to UTF-8 (lone surrogates as 3-byte WTF-8, which no
-// well-formed key can equal). Writes at most (e - b) bytes.
+// Decodes the escapes of a key that check_key passed to UTF-8 (lone surrogates as 3-byte
+// WTF-8, which no well-formed key can equal). Writes at most (e - b) bytes.
 inline size_t unescape_utf8(const uint8_t* b, const uint8_t* e, uint8_t* out) {
   uint8_t* o = out;
   const int8_t* h = detail::kHex.v;
@@ -195,9 +228,7 @@ inline size_t unescape_utf8(const uint8_t* b, const uint8_t* e, uint8_t* out) {
     }
     uint8_t x = b[1];
     if (x != 'u') {
-      // (Keys on the path are not validated: an unknown escape stands for its letter.)
-      uint8_t d = detail::kEscape.v[x];
-      *o++ = d ? d : x;
+      *o++ = detail::kEscape.v[x];
       b += 2;
       continue;
     }

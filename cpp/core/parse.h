@@ -11,8 +11,9 @@ enum parse_flags : uint32_t {
   // Emit every key as new and uncached (for JS strings that are not well-formed UTF-16,
   // whose lone surrogates all encode to the same U+FFFD bytes).
   kNoKeyInterning = 1u << 2,
-  // Parse one value and stop after it (lazy documents, at()): the result offset is the
-  // value's end, and what follows is not read.
+  // Parse one value, an array element, and stop after it (lazy documents, at()): the
+  // result offset is the value's end; what follows is read only up to the comma or ']'
+  // that must come next.
   kSingleValue = 1u << 3,
   // Positions in the tape are byte offsets, not UTF-16 offsets (JS decodes each string
   // from the bytes: for documents too large to become one JS string).
@@ -26,6 +27,8 @@ enum parse_flags : uint32_t {
   kBigIntsUnsafe = 1u << 6,
   // ... or all of them.
   kBigIntsAll = 1u << 7,
+  // With kSingleValue: the value is an object member (a comma or '}' must follow).
+  kInObject = 1u << 8,
 };
 
 namespace detail {
@@ -37,7 +40,7 @@ result parse_with(const uint8_t* data, size_t len, uint32_t flags, byte_stack& s
   sink_type sink(out, keys, shapes, !(flags & kNoKeyInterning), (flags & (kStringHeap | kByteOffsets)) == kStringHeap,
                  bigints);
   reader<Kernel, sink_type> r(data, len, sink, stack, bom_length(data, len, flags));
-  if (flags & kSingleValue) r.stop_after_value();
+  if (flags & kSingleValue) r.stop_after_member((flags & kInObject) ? '}' : ']');
   if (flags & kByteOffsets) r.positions_in_bytes();
   result res = r.run();
   out.saw_replacement = r.saw_replacement();

@@ -279,15 +279,25 @@ class reader {
     }
 
   document_end:
-    if (single_value_) return {error_code::ok, pos(p)};
+    if (single_close_) {
+      // A member of a container: what follows must be a comma or its closing bracket,
+      // as when the container is parsed whole ("[1x]" holds no value 1).
+      const uint8_t* q = skip_whitespace(p);
+      if (q >= end_) return fail(error_code::unexpected_end, q);
+      if (*q != ',' && *q != single_close_) {
+        return fail(single_close_ == '}' ? error_code::expected_comma_or_brace : error_code::expected_comma_or_bracket, q);
+      }
+      return {error_code::ok, pos(p)};
+    }
     p = skip_whitespace(p);
     if (p < end_) return fail(error_code::trailing_content, p);
     return {error_code::ok, static_cast<size_t>(end_ - begin_)};
   }
 
- // Stop after the first complete value, leaving what follows unread; run() then
-  // reports the value's end as the result offset.
-  void stop_after_value() { single_value_ = true; }
+  // Stop after the first complete value, a member of a container closed by `close` ('}'
+  // or ']'): run() checks only that a comma or that bracket follows, and reports the
+  // value's end as the result offset.
+  void stop_after_member(uint8_t close) { single_close_ = close; }
 
   // Report byte offsets where sinks are given UTF-16 positions (for callers that decode
   // each string from the bytes instead of slicing one decoded document).
@@ -508,7 +518,7 @@ class reader {
   Sink& sink_;
   byte_stack& stack_;
   bool saw_replacement_ = false;
-  bool single_value_ = false;
+  uint8_t single_close_ = 0;  // stop_after_member's bracket; 0: parse the whole document
   size_t utf16_mask_ = ~size_t{0};  // 0: positions stay byte offsets
   size_t delta16_;  // UTF-8 bytes so far minus UTF-16 units so far
   result error_{error_code::ok, 0};

@@ -2,10 +2,10 @@
 import { buildValue, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
-import { at as navigateTo, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
+import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
@@ -117,12 +117,17 @@ const encoder = new TextEncoder();
  * A string with lone surrogates as the same JSON text with those written as \u escapes
  * (they can only be valid inside strings, where the escape means the same code unit),
  * so its UTF-8 copy in wasm loses nothing. Error offsets after them shift by 5 each.
+ * One that an odd run of backslashes escapes is a bad escape, and stays one as U+FFFD.
  */
 function wellFormed<T extends string | Uint8Array>(source: T): T {
   if (typeof source !== 'string' || source.isWellFormed()) return source;
   return source.replace(
     /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+    (c: string, at: number) => {
+      let backslashes = 0;
+      while (source.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+      return backslashes % 2 === 1 ? '\ufffd' : `\\u${c.charCodeAt(0).toString(16)}`;
+    },
   ) as T;
 }
 
@@ -139,6 +144,13 @@ function restoreLoneSurrogates(input: string, output: string): string {
   return output.replace(/\ufffd/g, () => originals[k++] ?? '\ufffd');
 }
 const OUT_OF_MEMORY = 18;
+/**
+ * Stand-ins for the units of an indent (at most 10): control characters that are not
+ * whitespace, which no JSON text holds raw, so in reformatted text they can only be
+ * the indent.
+ */
+const INDENT_PLACEHOLDERS = '\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17';
+const INDENT_PLACEHOLDER = /[\x0e-\x17]/g;
 
 export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput } = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
@@ -274,13 +286,16 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
   /**
    * The value starting at byte `begin` of a document already in wasm memory (at() and
-   * lazy documents): parsed in place up to its end, validated in full. Offsets of
-   * errors are re-based to the document.
+   * lazy documents), parsed in place and validated in full: a member of an object or
+   * array (`within` KIND_OBJECT or KIND_ARRAY) up to the comma or bracket that must
+   * follow it, or the root (`within` 0) up to the document's end. Offsets of errors are
+   * re-based to the document.
    */
-  function parseValueAt(region: Region, begin: number, source: string | Uint8Array): unknown {
+  function parseValueAt(region: Region, begin: number, source: string | Uint8Array, within: number): unknown {
     const ptr = region.ptr + begin;
     const len = region.len - begin;
-    const report = wasm.wj_parse(ptr, len, FLAG_SINGLE_VALUE) >>> 2;
+    const flags = within === 0 ? 0 : FLAG_SINGLE_VALUE | (within === KIND_OBJECT ? FLAG_IN_OBJECT : 0);
+    const report = wasm.wj_parse(ptr, len, flags) >>> 2;
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     if (i32[report] !== 0) throw failure(i32[report], begin + (i32[report + 1] >>> 0), source, region.len, region.ptr);
@@ -322,6 +337,14 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   function reformat(input: unknown, indent: string, fn: string): string | Uint8Array {
     const source = asInput(input, fn);
     const isString = typeof source === 'string';
+    // An indent that UTF-8 cannot carry (a lone surrogate) or that holds U+FFFD (which
+    // restoreLoneSurrogates would take for the input's) goes in as placeholders, mapped
+    // back in the text out. Bytes out get what TextEncoder makes of it, U+FFFD.
+    const placeholders = isString && (indent.includes('\ufffd') || !indent.isWellFormed());
+    if (placeholders) {
+      const text = reformat(source, INDENT_PLACEHOLDERS.slice(0, indent.length), fn) as string;
+      return text.replace(INDENT_PLACEHOLDER, (c) => indent[c.charCodeAt(0) - INDENT_PLACEHOLDERS.charCodeAt(0)]);
+    }
     const indentLength = placeIndent(indent);
     const region = memory.acquire(source);
     try {

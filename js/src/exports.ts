@@ -36,8 +36,10 @@ export const FLAVORS: readonly Flavor[] = ['simd128', 'swar64'];
 export const FLAG_SKIP_BOM = 1;
 export const FLAG_WITH_SOURCE = 2;
 export const FLAG_NO_KEY_INTERNING = 4;
-/** Parse one value and stop after it (the report's error_offset is then its end). */
+/** Parse one value, a container's member, and stop after it (the report's error_offset is then its end). */
 export const FLAG_SINGLE_VALUE = 8;
+/** With FLAG_SINGLE_VALUE: the value is an object member (',' or '}' must follow it; else ',' or ']'). */
+export const FLAG_IN_OBJECT = 256;
 /** Tape positions are byte offsets (strings decoded one by one). */
 export const FLAG_BYTE_OFFSETS = 16;
 /** Strings without escapes are copied to a string heap; tape positions index its text. */

@@ -8,8 +8,12 @@ import { outOfMemory } from './errors.js';
 import { decodeUtf8 } from './utf8.js';
 
 const NONE = 0xffffffff;
-const KIND_OBJECT = 1;
-const KIND_ARRAY = 2;
+/** Value kinds (nav::kind); as `within`, the container a value is a member of (0: the root). */
+export const KIND_OBJECT = 1;
+export const KIND_ARRAY = 2;
+const ROOT = 0;
+/** Array indexes are below 2^32 - 1, as in JS. */
+const MAX_INDEX = 4294967294;
 const encoder = new TextEncoder();
 
 export type LazyValue = LazyNode | string | number | boolean | null;
@@ -18,8 +22,12 @@ export type LazyValue = LazyNode | string | number | boolean | null;
 export interface NavHost {
   wasm: WasmExports;
   memory: Memory;
-  /** Parses the value starting at byte `begin` of the document, in place; errors re-based to the document. */
-  valueAt(region: Region, begin: number, source: string | Uint8Array): unknown;
+  /**
+   * Parses the value starting at byte `begin` of the document, in place, with what must
+   * follow it: a member of a container (`within` KIND_OBJECT or KIND_ARRAY) or the
+   * root (ROOT: the end); errors re-based to the document.
+   */
+  valueAt(region: Region, begin: number, source: string | Uint8Array, within: number): unknown;
   /** Throws the error a wasm report describes. */
   /** Throws the error of a failed call on the document at `ptr` (still in wasm memory). */
   fail(code: number, byteOffset: number, source: string | Uint8Array, len: number, ptr: number): never;
@@ -147,6 +155,8 @@ export class LazyNode {
     private readonly offset: number,
     /** 'object' or 'array'. */
     readonly kind: 'object' | 'array',
+    /** What this node is a member of: KIND_OBJECT, KIND_ARRAY or ROOT. */
+    private readonly within: number,
   ) {}
 
   /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
@@ -156,7 +166,7 @@ export class LazyNode {
     if (this.kind === 'array') {
       // As a JS array reads it: only canonical non-negative integers are elements.
       const i = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
-      if (!Number.isInteger(i) || i < 0 || i >= 4294967295) return undefined;
+      if (!Number.isInteger(i) || i < 0 || i > MAX_INDEX) return undefined;
       const index = this.doc.indexOf(this, this.offset, false);
       found = index ? index.entries[i] : child(this.doc.host, region, this.doc.source, this.offset, undefined, i);
     } else {
@@ -179,11 +189,13 @@ export class LazyNode {
 
   /** Number of elements (arrays) or distinct keys (objects). */
   get length(): number {
+    this.doc.live();
     return this.kind === 'array' ? this.doc.indexOf(this, this.offset, true)!.entries.length : this.keys().length;
   }
 
   /** Keys in the order Object.keys(toJS()) gives them. */
   keys(): string[] {
+    this.doc.live();
     if (this.kind !== 'object') return [];
     const all = [...this.doc.indexOf(this, this.offset, true)!.byKey!.keys()];
     const integers = all.filter(isArrayIndexKey).sort((a, b) => Number(a) - Number(b));
@@ -201,7 +213,7 @@ export class LazyNode {
 
   /** The whole value as JSON.parse would give it. */
   toJS(): unknown {
-    return this.materialize(this.offset, this.kind === 'array' ? KIND_ARRAY : KIND_OBJECT, true);
+    return this.materialize(this.offset, this.kind === 'array' ? KIND_ARRAY : KIND_OBJECT, this.within);
   }
 
   /** Releases the document's wasm memory now; every node of it becomes unusable. */
@@ -239,29 +251,37 @@ export class LazyNode {
     return out;
   }
 
-  private materialize(offset: number, kind: number, whole = false): LazyValue {
-    if (!whole && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
-      return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array');
+  /**
+   * The value at offset: a child of this node (`whole` undefined), or this node itself
+   * in full (`whole` = what it is a member of).
+   */
+  private materialize(offset: number, kind: number, whole?: number): LazyValue {
+    const within = whole ?? (this.kind === 'object' ? KIND_OBJECT : KIND_ARRAY);
+    if (whole === undefined && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
+      return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within);
     }
     const region = this.doc.live();
     if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
-      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr + offset, region.ptr + region.len);
+      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr + offset, region.ptr + region.len, within);
       if (quick !== undefined) return quick;
     }
-    return valueAt(this.doc.host, region, this.doc.source, offset) as LazyValue;
+    return this.doc.host.valueAt(region, offset, this.doc.source, within) as LazyValue;
   }
 }
 
 const QUICK_SCALAR_BYTES = 256;
 
 /**
- * A short scalar (string, number, literal) read by the engine's JSON.parse from its own
- * text, without a wasm call: what reading many fields of a lazy document spends most on.
- * undefined (never a JSON value) when unsure: the value is long, does not parse alone,
- * or contains U+FFFD (which may stand for ill-formed UTF-8 or a lone surrogate of string
- * input); the caller then parses it in wasm, which also gives the positioned error.
+ * A short scalar (string, number, literal), a member of a container (`within`), read by
+ * the engine's JSON.parse from its own text, without a wasm call: what reading many
+ * fields of a lazy document spends most on. undefined (never a JSON value) when unsure:
+ * the value is long, does not parse alone, is not followed by a comma or its container's
+ * bracket, or contains U+FFFD (which may stand for ill-formed UTF-8 or a lone surrogate
+ * of string input); the caller then parses it in wasm, which also gives the positioned
+ * error.
  */
-function quickScalar(bytes: Uint8Array, p: number, end: number): LazyValue | undefined {
+function quickScalar(bytes: Uint8Array, p: number, end: number, within: number): LazyValue | undefined {
+  if (within === ROOT) return undefined;
   let q = p;
   const limit = Math.min(end, p + QUICK_SCALAR_BYTES);
   if (bytes[q] === 0x22) {
@@ -280,6 +300,9 @@ function quickScalar(bytes: Uint8Array, p: number, end: number): LazyValue | und
     }
     if (q === limit && limit !== end) return undefined;
   }
+  let r = q;
+  while (bytes[r] === 0x20 || bytes[r] === 0x0a || bytes[r] === 0x0d || bytes[r] === 0x09) r++;
+  if (r >= end || (bytes[r] !== 0x2c && bytes[r] !== (within === KIND_OBJECT ? 0x7d : 0x5d))) return undefined;
   const raw = decodeUtf8(bytes, p, q);
   if (raw.includes('\ufffd')) return undefined;
   try {
@@ -330,10 +353,6 @@ function child(
   return value === NONE ? undefined : { offset: value, kind: i32[r + 3] };
 }
 
-function valueAt(host: NavHost, region: Region, source: string | Uint8Array, offset: number): unknown {
-  return host.valueAt(region, offset, source);
-}
-
 function root(host: NavHost, region: Region, source: string | Uint8Array): { offset: number; kind: number } {
   const r = call(host, source, region, host.wasm.wj_nav_root(region.ptr, region.len, host.inputFlags(source)));
   const i32 = host.memory.wide().i32;
@@ -346,14 +365,25 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
   const region = host.memory.acquire(source);
   try {
     let { offset, kind } = root(host, region, source);
+    if (kind !== KIND_OBJECT && kind !== KIND_ARRAY && tokens.length > 0) {
+      // A scalar has no children, if it is a document at all.
+      host.valueAt(region, offset, source, ROOT);
+      return undefined;
+    }
+    let within = ROOT;
     for (const token of tokens) {
       let next;
-      if (kind === KIND_OBJECT) next = child(host, region, source, offset, token, 0);
-      else if (kind === KIND_ARRAY && ARRAY_INDEX.test(token)) next = child(host, region, source, offset, undefined, Number(token));
+      if (kind === KIND_OBJECT) {
+        next = child(host, region, source, offset, token, 0);
+      } else if (kind === KIND_ARRAY && ARRAY_INDEX.test(token)) {
+        const i = Number(token);
+        if (i <= MAX_INDEX) next = child(host, region, source, offset, undefined, i);
+      }
       if (next === undefined) return undefined;
+      within = kind;
       ({ offset, kind } = next);
     }
-    return valueAt(host, region, source, offset);
+    return host.valueAt(region, offset, source, within);
   } finally {
     host.memory.release(region);
   }
@@ -372,12 +402,12 @@ export function lazy(host: NavHost, source: string | Uint8Array): LazyValue {
   const doc = new LazyDocument(host, region, source);
   if (r.kind !== KIND_OBJECT && r.kind !== KIND_ARRAY) {
     try {
-      return valueAt(host, region, source, r.offset) as LazyValue;
+      return host.valueAt(region, r.offset, source, ROOT) as LazyValue;
     } finally {
       host.memory.release(region);
       doc.region = undefined;
     }
   }
   registry?.register(doc, { host, region }, doc);
-  return new LazyNode(doc, r.offset, r.kind === KIND_OBJECT ? 'object' : 'array');
+  return new LazyNode(doc, r.offset, r.kind === KIND_OBJECT ? 'object' : 'array', ROOT);
 }

@@ -117,3 +117,34 @@ TYPED_TEST(NavigateTest, SkipMatchesReferenceOnTheCorpus) {
     check_every_container<TypeParam>(text);
   }
 }
+
+namespace {
+// The value under `key` in the object `text`, or the error: code and offset.
+template <class K>
+std::pair<error_code, long> lookup(const std::string& text, const std::string& key) {
+  padded_input in(text);
+  nav::cursor c;
+  c.begin = in.data();
+  c.end = in.data() + in.size();
+  growable<uint8_t> scratch;
+  const uint8_t* v = nav::child<K>(c, c.begin, reinterpret_cast<const uint8_t*>(key.data()), key.size(), 0, scratch);
+  if (c.code != error_code::ok) return {c.code, c.error_at - c.begin};
+  return {error_code::ok, v ? v - c.begin : -1};
+}
+}  // namespace
+
+// Keys compared on the way are checked as parse() checks strings, with parse()'s error
+// and offset; an escape cut short by the closing quote is an error, not an over-read.
+TYPED_TEST(NavigateTest, KeysAreCheckedAsParseChecksStrings) {
+  using R = std::pair<error_code, long>;
+  EXPECT_EQ(lookup<TypeParam>(R"({"\u0061\n\/":1,"b":2})", "a\n/"), R(error_code::ok, 14));
+  EXPECT_EQ(lookup<TypeParam>(R"({"a":1,"\u00e9":2})", "\xc3\xa9"), R(error_code::ok, 16));
+  EXPECT_EQ(lookup<TypeParam>(R"({"\a":1})", "a"), R(error_code::bad_escape, 3));
+  EXPECT_EQ(lookup<TypeParam>("{\"a\tb\":1}", "b"), R(error_code::bad_control_character, 3));
+  EXPECT_EQ(lookup<TypeParam>(R"({"x\u12":1,"b":2})", "b"), R(error_code::bad_unicode_escape, 7));
+  EXPECT_EQ(lookup<TypeParam>(std::string(R"({")") + std::string(1022, 'a') + R"(\u":1,"b":2})", "b"),
+            R(error_code::bad_unicode_escape, 1026));
+  EXPECT_EQ(lookup<TypeParam>("{\"\xed\xa0\x80\":1}", "\xed\xa0\x80"), R(error_code::invalid_utf8, 2));
+  EXPECT_EQ(lookup<TypeParam>("{\"a\xff\":1,\"b\":2}", "b"), R(error_code::invalid_utf8, 3));
+  EXPECT_EQ(lookup<TypeParam>("{\"a\xc3\":1,\"b\":2}", "b"), R(error_code::invalid_utf8, 3));
+}

@@ -535,6 +535,28 @@ TYPED_TEST(ParseTest, StringHeapDecodesAsciiEscapes) {
   }
 }
 
+// kSingleValue reads one member of a container (at(), lazy documents): the comma or the
+// container's bracket must follow it, as when the container is parsed whole.
+TYPED_TEST(ParseTest, SingleValueChecksWhatFollows) {
+  struct { const char* text; uint32_t flags; error_code code; size_t offset; } cases[] = {
+      {"1 , 2", kSingleValue, error_code::ok, 1},
+      {"[1] ]", kSingleValue, error_code::ok, 3},
+      {"\"s\"}", kSingleValue | kInObject, error_code::ok, 3},
+      {"1x]", kSingleValue, error_code::expected_comma_or_bracket, 1},
+      {"1.5.5]", kSingleValue, error_code::expected_comma_or_bracket, 3},
+      {"true 2", kSingleValue, error_code::expected_comma_or_bracket, 5},
+      {"1]", kSingleValue | kInObject, error_code::expected_comma_or_brace, 1},
+      {"{}}", kSingleValue, error_code::expected_comma_or_bracket, 2},
+      {"1  ", kSingleValue, error_code::unexpected_end, 3},
+      {"01,", kSingleValue, error_code::leading_zero, 1},
+  };
+  for (const auto& t : cases) {
+    parsed p = this->run(t.text, t.flags);
+    EXPECT_EQ(p.res.code, t.code) << t.text;
+    EXPECT_EQ(p.res.offset, t.offset) << t.text;
+  }
+}
+
 TYPED_TEST(ParseTest, EscapesDecodeToUtf16) {
   parsed p = this->run(R"(["\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t", "é😀"])");
   ASSERT_TRUE(p.res.ok());

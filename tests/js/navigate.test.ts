@@ -111,6 +111,75 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('reads a value with what must follow it: a malformed token is an error, never its valid prefix', () => {
+      const cases: [string, string][] = [
+        ['[1x]', '/0'], ['[truex]', '/0'], ['{"a":1.5.5,"b":2}', '/a'], ['[-1-2]', '/0'], ['["a"x]', '/0'],
+        ['[1 2]', '/0'], ['{"a":1 "b":2}', '/a'], ['{"a":[1]]', '/a'], ['[{"a":1}}', '/0'], ['[1', '/0'],
+        // The root: the whole document, as JSON.parse reads it.
+        ['[1] [2]', ''], ['1 2', ''], ['{"a":1}}', ''], ['xyz', '/a'], ['}', '/a'], ['\ufeff{"a":1}', '/a'], ['"s" x', ''],
+      ];
+      for (const [text, pointer] of cases) {
+        expect(() => JSON.parse(text), text).toThrow(SyntaxError);
+        expect(() => codec.at(text, pointer), text).toThrow(SyntaxError);
+        // (Bytes skip one BOM, as TextDecoder does.)
+        if (!text.startsWith('\ufeff')) expect(() => codec.at(utf8.encode(text), pointer), text).toThrow(SyntaxError);
+      }
+      for (const [text, key] of [['[1x]', 0], ['[1 2', 0], ['{"a":1x}', 'a'], ['{"a":"s"]', 'a'], ['{"a":{}]', 'a']] as const) {
+        const doc = codec.lazy(text) as LazyNode;
+        expect(() => {
+          const v = doc.get(key);
+          if (v instanceof LazyNode) v.toJS();
+        }, text).toThrow(SyntaxError);
+      }
+      expect(() => (codec.lazy('{} x') as LazyNode).toJS()).toThrow('Unexpected non-whitespace character after JSON');
+      expect(() => codec.lazy('1 2')).toThrow(SyntaxError);
+      // The follower checks leave good values alone, in either kind of container.
+      expect(codec.at('{"a":1 , "b" : [ 2 ] }', '/a')).toBe(1);
+      expect(codec.at('{"a":1 , "b" : [ 2 ] }', '/b/0')).toBe(2);
+      expect(codec.at('{"a":1 , "b" : [ 2 ] }', '/b')).toEqual([2]);
+      expect(codec.at(' 7 ', '')).toBe(7);
+      expect(codec.at('7', '/a')).toBeUndefined();
+    });
+
+    it('checks the keys it compares as parse() checks strings (escapes, control bytes, UTF-8)', () => {
+      const texts = ['{"\\a":1}', '{"a\tb":1}', '{"\\u12":1,"b":2}', '{"' + 'a'.repeat(1022) + '\\u":1,"b":2}', '{"\\x":1,"b":2}'];
+      for (const text of texts) {
+        expect(() => JSON.parse(text), text).toThrow(SyntaxError);
+        expect(() => codec.at(text, '/b'), text).toThrow(SyntaxError);
+        expect(() => (codec.lazy(text) as LazyNode).keys(), text).toThrow(SyntaxError);
+      }
+      for (const bytes of [[0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d], [0x7b, 0x22, 0x61, 0xff, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x62, 0x22, 0x3a, 0x32, 0x7d]]) {
+        const doc = new Uint8Array(bytes);
+        try {
+          codec.at(doc, '/b');
+          expect.unreachable();
+        } catch (e) {
+          expect((e as wasmjson.JsonSyntaxError).code).toBe('INVALID_UTF8');
+        }
+        expect(() => (codec.lazy(doc) as LazyNode).keys()).toThrow(SyntaxError);
+      }
+      // Good escapes still match.
+      expect(codec.at('{"\\u0061\\n\\/":1}', '/a\n~1')).toBe(1);
+    });
+
+    it('array indexes of 2^32 - 1 and beyond find nothing (they do not wrap around)', () => {
+      for (const t of ['4294967295', '4294967296', '4294967298', '8589934593', '18446744073709551616']) {
+        expect(codec.at('[10,11,12]', '/' + t)).toBeUndefined();
+        expect(codec.at('{"a":[[1,2]]}', `/a/${t}/1`)).toBeUndefined();
+        expect((codec.lazy('[10,11,12]') as LazyNode).get(t)).toBeUndefined();
+      }
+    });
+
+    it('a lone surrogate that a backslash escapes is a bad escape (string input)', () => {
+      const text = '["\\\ud800"]';
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+      expect(() => codec.at(text, '/0')).toThrow(SyntaxError);
+      expect(() => (codec.lazy(text) as LazyNode).get(0)).toThrow(SyntaxError);
+      // Escaped backslashes before it leave it a lone surrogate inside the string.
+      expect(codec.at('["\\\\\ud800"]', '/0')).toBe('\\\ud800');
+      expect(codec.at('["a\udc00"]', '/0')).toBe('a\udc00');
+    });
+
     it('agrees with JSON.parse + property access on corpus files', async () => {
       const names = await listShared('corpus');
       if (!names) return console.log('../shared/corpus not present: skipped');
@@ -232,6 +301,14 @@ for (const flavor of FLAVORS) {
       const big = '[' + '{"a":1},'.repeat(500_000) + '2]';
       expect((codec.lazy(big) as LazyNode).get(500_000)).toBe(2);
       for (let i = 0; i < 50; i++) expect(docs[i].get('i')).toBe(i);
+      const listed = codec.lazy('{"a":1,"b":[1,2]}') as LazyNode;
+      const inner = listed.get('b') as LazyNode;
+      expect([listed.keys(), listed.length, inner.length]).toEqual([['a', 'b'], 2, 2]);
+      listed.free();
+      // Even with their indexes built, freed documents answer nothing.
+      expect(() => listed.keys()).toThrow(/freed/);
+      expect(() => listed.length).toThrow(/freed/);
+      expect(() => inner.length).toThrow(/freed/);
       for (const d of docs) d[Symbol.dispose]();
       expect(() => docs[0].get('i')).toThrow(/freed/);
     });

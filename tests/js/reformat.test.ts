@@ -101,6 +101,15 @@ for (const flavor of FLAVORS) {
       expect(codec.prettify(text)).toBe('{\n  "\ud800": [\n    "\ufffd",\n    "a\udfffb",\n    "\ud83d\ude00"\n  ]\n}');
     });
 
+    it('keep an indent of U+FFFD or lone surrogates as JSON.stringify does, and the strings intact', () => {
+      const values = [['\ud800'], ['x', { k: '\ufffd' }], { '\udc00': ['a\ufffd', '\ud83d\ude00'] }];
+      for (const indent of ['\ufffd', '\ud800', ' \udc00 ', '123456789\ud83d\ude00', '\ufffd\ud800\ufffd']) {
+        for (const v of values) {
+          expect(codec.prettify(JSON.stringify(v), { indent }), indent).toBe(JSON.stringify(v, null, indent));
+        }
+      }
+    });
+
     it('minify gives already minified text back as it is, and still validates it', () => {
       for (const text of ['{"a":[1,2,{"b":"\ud800 \ufffd é"}],"c":null}', '[]', '"x"', '-0.5e+3']) {
         expect(codec.minify(text)).toBe(text);
