@@ -15,17 +15,20 @@ struct nav_report {
   uint32_t kind;   // nav::kind of that value
   uint32_t count;  // wj_nav_entries: number of entries
   uint32_t list;   // wj_nav_entries: pointer to count x 4 u32 (key begin, key end, key escaped, value)
+  uint32_t within;  // wj_nav_path: nav::kind of the container the value is a member of (0: the start)
 };
 constexpr uint32_t kNone = UINT32_MAX;
 nav_report g_nav;
 wasmjson::growable<uint8_t> g_key_scratch;
 wasmjson::growable<uint32_t> g_entries;
+wasmjson::nav::pointer_tokens g_tokens;
+wasmjson::growable<wasmjson::nav::path_frame> g_path;
 
 wasmjson::nav::cursor make_cursor(const uint8_t* doc, size_t len) {
   wasmjson::nav::cursor c;
   c.begin = doc;
   c.end = doc + len;
-  g_nav = {0, 0, kNone, 0, 0, 0};
+  g_nav = {0, 0, kNone, 0, 0, 0, 0};
   return c;
 }
 
@@ -85,5 +88,25 @@ WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_
       });
   g_nav.count = static_cast<uint32_t>(g_entries.size() / 4);
   g_nav.list = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_entries.data()));
+  return finish(c);
+}
+
+// The value the JSON Pointer pointer[0..len) (UTF-8, or WTF-8 for lone surrogates; it
+// starts with '/' and its '~' escapes are valid) leads to from the value at `offset`:
+// value = kNone when there is none; within = the kind of its container.
+WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t offset, const uint8_t* pointer,
+                                        size_t pointer_len) {
+  auto c = make_cursor(doc, len);
+  if (!g_tokens.read(pointer, pointer_len)) {
+    c.fail(wasmjson::error_code::out_of_memory, doc + offset);
+    return finish(c);
+  }
+  wasmjson::nav::kind within = wasmjson::nav::kind::none;
+  wasmjson::nav::path_walker<active_kernel> walker(c, g_tokens, g_path, g_key_scratch);
+  const uint8_t* v = walker.find(doc + offset, &within);
+  if (v) {
+    found(c, v);
+    g_nav.within = static_cast<uint32_t>(within);
+  }
   return finish(c);
 }

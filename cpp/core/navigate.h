@@ -179,41 +179,71 @@ inline kind kind_at(const uint8_t* p) {
   return *p == '{' ? kind::object : *p == '[' ? kind::array : kind::scalar;
 }
 
+// One entry of an object or array: its key's text between the quotes (null in arrays)
+// and where its value starts.
+struct entry {
+  const uint8_t* key_begin = nullptr;
+  const uint8_t* key_end = nullptr;
+  bool key_escaped = false;
+  const uint8_t* value = nullptr;
+};
+
+// Reads the entry at p (a key, or an array's element) up to its value. False on error.
+template <class Kernel>
+bool read_entry(cursor& c, const uint8_t* p, bool is_object, entry& e) {
+  if (is_object) {
+    if (*p != '"') return c.fail(error_code::expected_property_name, p);
+    e.key_begin = p + 1;
+    const uint8_t* after = skip_string<Kernel>(c, p, &e.key_escaped);
+    if (!after) return false;
+    e.key_end = after - 1;
+    if (!check_key(c, e.key_begin, e.key_end)) return false;
+    p = skip_ws(after);
+    if (*p != ':') return c.fail(error_code::expected_colon, p);
+    p = skip_ws(p + 1);
+  }
+  if (p >= c.end || *p == ',' || *p == (is_object ? '}' : ']')) return c.fail(error_code::unexpected_character, p);
+  e.value = p;
+  return true;
+}
+
+// After a value that ends at q: p = the next entry (closed = false), or p = past the
+// container's closing bracket (closed = true). False on error.
+inline bool next_entry(cursor& c, const uint8_t* q, bool is_object, const uint8_t*& p, bool& closed) {
+  q = skip_ws(q);
+  closed = *q == (is_object ? '}' : ']');
+  if (closed) {
+    p = q + 1;
+    return true;
+  }
+  if (*q != ',') return c.fail(is_object ? error_code::expected_comma_or_brace : error_code::expected_comma_or_bracket, q);
+  p = skip_ws(q + 1);
+  return true;
+}
+
+// The first entry of the container at p (closed = true when it is empty; p is then past it).
+inline const uint8_t* first_entry(const uint8_t* p, bool& closed) {
+  bool is_object = *p == '{';
+  p = skip_ws(p + 1);
+  closed = *p == (is_object ? '}' : ']');
+  return closed ? p + 1 : p;
+}
+
 // Calls visit(key_begin, key_end, key_escaped, value) for each entry of the container
 // at p (keys are null for arrays); visit returns false to stop. Returns false on error.
 template <class Kernel, class Visit>
 bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit) {
   bool is_object = *p == '{';
-  uint8_t close = is_object ? '}' : ']';
-  p = skip_ws(p + 1);
-  if (*p == close) return true;
-  for (;;) {
-    const uint8_t* kb = nullptr;
-    const uint8_t* ke = nullptr;
-    bool escaped = false;
-    if (is_object) {
-      if (*p != '"') return c.fail(error_code::expected_property_name, p);
-      kb = p + 1;
-      const uint8_t* after = skip_string<Kernel>(c, p, &escaped);
-      if (!after) return false;
-      ke = after - 1;
-      if (!check_key(c, kb, ke)) return false;
-      p = skip_ws(after);
-      if (*p != ':') return c.fail(error_code::expected_colon, p);
-      p = skip_ws(p + 1);
-    }
-    if (p >= c.end || *p == ',' || *p == close) return c.fail(error_code::unexpected_character, p);
-    if (!visit(kb, ke, escaped, p)) return true;
-    p = skip_value<Kernel>(c, p);
-    if (!p) return false;
-    p = skip_ws(p);
-    if (*p == ',') {
-      p = skip_ws(p + 1);
-      continue;
-    }
-    if (*p == close) return true;
-    return c.fail(is_object ? error_code::expected_comma_or_brace : error_code::expected_comma_or_bracket, p);
+  bool closed;
+  p = first_entry(p, closed);
+  while (!closed) {
+    entry e;
+    if (!read_entry<Kernel>(c, p, is_object, e)) return false;
+    if (!visit(e.key_begin, e.key_end, e.key_escaped, e.value)) return true;
+    const uint8_t* q = skip_value<Kernel>(c, e.value);
+    if (!q || !next_entry(c, q, is_object, p, closed)) return false;
   }
+  return true;
 }
 
 // Decodes the escapes of a key that check_key passed to UTF-8 (lone surrogates as 3-byte
@@ -260,6 +290,16 @@ inline size_t unescape_utf8(const uint8_t* b, const uint8_t* e, uint8_t* out) {
   return static_cast<size_t>(o - out);
 }
 
+// Whether the entry's key is `key` (UTF-8). `scratch` holds an unescaped key; false
+// with the cursor failed when it cannot grow.
+inline bool key_is(cursor& c, const entry& e, const uint8_t* key, size_t key_len, growable<uint8_t>& scratch) {
+  size_t n = static_cast<size_t>(e.key_end - e.key_begin);
+  if (!e.key_escaped) return n == key_len && std::memcmp(e.key_begin, key, n) == 0;
+  if (!scratch.reserve_more(n)) return c.fail(error_code::out_of_memory, e.key_begin);
+  size_t m = unescape_utf8(e.key_begin, e.key_end, scratch.data());
+  return m == key_len && std::memcmp(scratch.data(), key, m) == 0;
+}
+
 // The value under `key` (UTF-8, key != nullptr) or at `index` in the container at p;
 // nullptr when there is none (or on error: check c.code). `scratch` holds unescaped keys.
 template <class Kernel>
@@ -267,27 +307,178 @@ const uint8_t* child(cursor& c, const uint8_t* p, const uint8_t* key, size_t key
                      growable<uint8_t>& scratch) {
   const uint8_t* found = nullptr;
   size_t i = 0;
-  bool last_wins = key != nullptr;  // duplicate keys: the last one, as JSON.parse keeps
   for_each_entry<Kernel>(c, p, [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
     if (!key) {
-      if (i++ == index) {
-        found = v;
-        return false;
-      }
-      return true;
+      if (i++ != index) return true;
+      found = v;
+      return false;
     }
-    size_t n = static_cast<size_t>(ke - kb);
-    if (!escaped) {
-      if (n == key_len && std::memcmp(kb, key, n) == 0) found = v;
-      return true;
-    }
-    if (!scratch.reserve_more(n)) return c.fail(error_code::out_of_memory, kb);
-    size_t m = unescape_utf8(kb, ke, scratch.data());
-    if (m == key_len && std::memcmp(scratch.data(), key, m) == 0) found = v;
-    return true;
+    // Duplicate keys: the last one, as JSON.parse keeps.
+    if (key_is(c, entry{kb, ke, escaped, v}, key, key_len, scratch)) found = v;
+    return c.code == error_code::ok;
   });
-  (void)last_wins;
   return c.code == error_code::ok ? found : nullptr;
 }
+
+// ---- A whole JSON Pointer ----------------------------------------------------------------
+//
+// A lookup in an object reads it to its end (a later duplicate key wins). Done level by
+// level, that reads each container on the path in full before descending into it: for
+// a path through d nested containers, d times the document. Instead the path is
+// descended through the first match at each level; then, from the deepest level up,
+// each container is read on from the end of its matched child (which the level below
+// found) to its own end. A later duplicate there restarts the descent below it. Each
+// byte is then read a bounded number of times.
+
+// RFC 6901 reference tokens, decoded (~1 -> '/', ~0 -> '~'); an array index when the
+// token is one (decimal, no leading zero, below 2^32 - 1, as JS arrays index).
+struct pointer_tokens {
+  growable<uint8_t> bytes;
+  growable<uint32_t> ends;  // token i is bytes[ends[i - 1] (0 for i = 0), ends[i])
+
+  // From the pointer's text (starting with '/', its '~' escapes valid). False when out of memory.
+  bool read(const uint8_t* p, size_t len) {
+    bytes.clear();
+    ends.clear();
+    if (!bytes.reserve_more(len)) return false;
+    for (size_t i = 1; i <= len; ++i) {
+      if (i == len || p[i] == '/') {
+        if (!ends.push(static_cast<uint32_t>(bytes.size()))) return false;
+        continue;
+      }
+      uint8_t b = p[i];
+      if (b == '~' && i + 1 < len) b = p[++i] == '1' ? '/' : '~';
+      bytes.push_unchecked(b);
+    }
+    return true;
+  }
+  size_t count() const { return ends.size(); }
+  const uint8_t* begin(size_t i) const { return bytes.data() + (i ? ends.data()[i - 1] : 0); }
+  size_t length(size_t i) const { return ends.data()[i] - (i ? ends.data()[i - 1] : 0); }
+  bool index(size_t i, size_t& out) const {
+    const uint8_t* t = begin(i);
+    size_t n = length(i);
+    if (n == 0 || n > 10 || (t[0] == '0' && n > 1)) return false;
+    uint64_t v = 0;
+    for (size_t k = 0; k < n; ++k) {
+      if (t[k] < '0' || t[k] > '9') return false;
+      v = v * 10 + (t[k] - '0');
+    }
+    if (v > 4294967294u) return false;
+    out = static_cast<size_t>(v);
+    return true;
+  }
+};
+
+struct path_frame {
+  const uint8_t* container;  // '{' or '['
+  const uint8_t* match;      // the value the token chose in it
+};
+
+template <class Kernel>
+class path_walker {
+ public:
+  path_walker(cursor& c, const pointer_tokens& tokens, growable<path_frame>& frames, growable<uint8_t>& scratch)
+      : c_(c), tokens_(tokens), frames_(frames), scratch_(scratch) {}
+
+  // The value the tokens lead to from the value at root, or nullptr (none, or an error:
+  // check the cursor). When found, *within = the kind of container it is a member of
+  // (left alone for the value at root itself).
+  const uint8_t* find(const uint8_t* root, kind* within) {
+    frames_.clear();
+    if (!frames_.reserve_more(tokens_.count())) return c_.fail(error_code::out_of_memory, root), nullptr;
+    frames_.advance(tokens_.count());
+    size_t depth = descend(0, root);
+    if (c_.code != error_code::ok) return nullptr;
+    const uint8_t* found = depth == tokens_.count() ? stop_value_ : nullptr;
+    // Only an object on the path needs reading on; the outermost one is the last to.
+    size_t outermost = tokens_.count();
+    for (size_t j = 0; j < depth; ++j) {
+      if (*frames_.data()[j].container == '{') {
+        outermost = j;
+        break;
+      }
+    }
+    // (The end of the value at `depth`: known when the descent stopped short.)
+    const uint8_t* end_below = found ? nullptr : stop_end_;
+    for (size_t j = depth; j-- > outermost;) {
+      path_frame& f = frames_.data()[j];
+      if (!end_below && !(end_below = skip_value<Kernel>(c_, f.match))) return nullptr;
+      bool is_object = *f.container == '{';
+      const uint8_t* p;
+      bool closed;
+      if (!next_entry(c_, end_below, is_object, p, closed)) return nullptr;
+      end_below = nullptr;
+      entry e;
+      while (!closed) {
+        if (!read_entry<Kernel>(c_, p, is_object, e)) return nullptr;
+        if (is_object && key_is(c_, e, tokens_.begin(j), tokens_.length(j), scratch_)) break;
+        if (c_.code != error_code::ok) return nullptr;
+        const uint8_t* q = skip_value<Kernel>(c_, e.value);
+        if (!q || !next_entry(c_, q, is_object, p, closed)) return nullptr;
+      }
+      if (closed) {
+        end_below = p;
+        continue;
+      }
+      // A later duplicate: the path goes on from its value; this level reads on after it.
+      f.match = e.value;
+      depth = descend(j + 1, f.match);
+      if (c_.code != error_code::ok) return nullptr;
+      found = depth == tokens_.count() ? stop_value_ : nullptr;
+      end_below = found ? nullptr : stop_end_;
+      j = depth;
+    }
+    if (found && tokens_.count() > 0) *within = kind_at(frames_.data()[tokens_.count() - 1].container);
+    return found;
+  }
+
+ private:
+  // Follows tokens k.. from the value p at depth k, through the first match at each
+  // level, recording frames. Returns the depth reached: all tokens (stop_value_ = the
+  // value found), or where the path fails (stop_end_ = the end of the value there).
+  size_t descend(size_t k, const uint8_t* p) {
+    for (; k < tokens_.count(); ++k) {
+      const uint8_t* match = nullptr;
+      const uint8_t* end = nullptr;
+      bool is_object = *p == '{';
+      size_t index = 0;
+      if (is_object || (*p == '[' && tokens_.index(k, index))) {
+        bool closed;
+        const uint8_t* q = first_entry(p, closed);
+        for (size_t i = 0; !closed; ++i) {
+          entry e;
+          if (!read_entry<Kernel>(c_, q, is_object, e)) return k;
+          if (is_object ? key_is(c_, e, tokens_.begin(k), tokens_.length(k), scratch_) : i == index) {
+            match = e.value;
+            break;
+          }
+          if (c_.code != error_code::ok) return k;
+          const uint8_t* after = skip_value<Kernel>(c_, e.value);
+          if (!after || !next_entry(c_, after, is_object, q, closed)) return k;
+        }
+        end = q;  // (past the bracket when nothing matched)
+      } else {
+        end = skip_value<Kernel>(c_, p);
+        if (!end) return k;
+      }
+      if (!match) {
+        stop_end_ = end;
+        return k;
+      }
+      frames_.data()[k] = {p, match};
+      p = match;
+    }
+    stop_value_ = p;
+    return k;
+  }
+
+  cursor& c_;
+  const pointer_tokens& tokens_;
+  growable<path_frame>& frames_;
+  growable<uint8_t>& scratch_;
+  const uint8_t* stop_value_ = nullptr;
+  const uint8_t* stop_end_ = nullptr;
+};
 
 }  // namespace wasmjson::nav

@@ -20,6 +20,7 @@ export interface WasmExports {
   wj_nav_root(doc: number, len: number, flags: number): number;
   wj_nav_child(doc: number, len: number, offset: number, key: number, keyLen: number, index: number): number;
   wj_nav_entries(doc: number, len: number, offset: number): number;
+  wj_nav_path(doc: number, len: number, offset: number, pointer: number, pointerLen: number): number;
   /** RFC 8785 text of a JSON document; returns a pointer to the canonicalize report. */
   wj_canonicalize(ptr: number, len: number, flags: number): number;
   /** n UTF-16 units at `units` -> UTF-8 at `out` (lone surrogates as U+FFFD); returns the bytes written. */

@@ -64,13 +64,14 @@ function wtf8KeyBytes(key: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-/** Per codec: a buffer in wasm memory that lookup keys are written into (grown as needed). */
+/** Per codec: a buffer in wasm memory that lookup keys and pointers are written into (grown as needed). */
 const keyBuffers = new WeakMap<NavHost, { ptr: number; capacity: number }>();
 
 /**
- * Writes a well-formed key's UTF-8 into the codec's key buffer: no allocation per lookup
- * (encoding to a new Uint8Array, then an owned region, cost more than the lookup itself
- * on small documents). The buffer is used only within one wj_nav_child call.
+ * Writes a well-formed key's (or pointer's) UTF-8 into the codec's key buffer: no
+ * allocation per lookup (encoding to a new Uint8Array, then an owned region, cost more
+ * than the lookup itself on small documents). The buffer is used only within one
+ * wj_nav_child or wj_nav_path call.
  */
 function placeKey(host: NavHost, key: string): { ptr: number; length: number } {
   const need = key.length * 3; // UTF-8 bytes per UTF-16 unit, at most
@@ -179,12 +180,15 @@ export class LazyNode {
 
   /** The value at a JSON Pointer relative to this node. */
   at(pointer: string): LazyValue | undefined {
-    let node: LazyValue | undefined = this;
-    for (const token of pointerTokens(pointer)) {
-      if (!(node instanceof LazyNode)) return undefined;
-      node = node.get(token);
+    if (pointerTokens(pointer).length === 0) return this;
+    const region = this.doc.live();
+    const found = path(this.doc.host, region, this.doc.source, this.offset, pointer);
+    if (found === undefined) return undefined;
+    if (found.kind === KIND_OBJECT || found.kind === KIND_ARRAY) {
+      return new LazyNode(this.doc, found.offset, found.kind === KIND_OBJECT ? 'object' : 'array', found.within);
     }
-    return node;
+    const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr + found.offset, region.ptr + region.len, found.within);
+    return quick !== undefined ? quick : (this.doc.host.valueAt(region, found.offset, this.doc.source, found.within) as LazyValue);
   }
 
   /** Number of elements (arrays) or distinct keys (objects). */
@@ -324,6 +328,36 @@ function call(host: NavHost, source: string | Uint8Array, region: Region, report
   return r;
 }
 
+/**
+ * The value a (non-empty, valid) JSON Pointer leads to from the container at offset:
+ * one wasm call for the whole path; undefined when there is none.
+ */
+function path(
+  host: NavHost,
+  region: Region,
+  source: string | Uint8Array,
+  offset: number,
+  pointer: string,
+): { offset: number; kind: number; within: number } | undefined {
+  let reportPtr: number;
+  if (pointer.isWellFormed()) {
+    const { ptr, length } = placeKey(host, pointer);
+    reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, ptr, length);
+  } else {
+    const bytes = wtf8KeyBytes(pointer);
+    const pointerRegion = host.memory.acquireOwned(bytes);
+    try {
+      reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, pointerRegion.ptr, bytes.length);
+    } finally {
+      host.memory.release(pointerRegion);
+    }
+  }
+  const r = call(host, source, region, reportPtr);
+  const i32 = host.memory.wide().i32;
+  const value = i32[r + 2] >>> 0;
+  return value === NONE ? undefined : { offset: value, kind: i32[r + 3], within: i32[r + 6] };
+}
+
 function child(
   host: NavHost,
   region: Region,
@@ -364,26 +398,15 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
   const tokens = pointerTokens(pointer);
   const region = host.memory.acquire(source);
   try {
-    let { offset, kind } = root(host, region, source);
-    if (kind !== KIND_OBJECT && kind !== KIND_ARRAY && tokens.length > 0) {
+    const { offset, kind } = root(host, region, source);
+    if (tokens.length === 0) return host.valueAt(region, offset, source, ROOT);
+    if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
       // A scalar has no children, if it is a document at all.
       host.valueAt(region, offset, source, ROOT);
       return undefined;
     }
-    let within = ROOT;
-    for (const token of tokens) {
-      let next;
-      if (kind === KIND_OBJECT) {
-        next = child(host, region, source, offset, token, 0);
-      } else if (kind === KIND_ARRAY && ARRAY_INDEX.test(token)) {
-        const i = Number(token);
-        if (i <= MAX_INDEX) next = child(host, region, source, offset, undefined, i);
-      }
-      if (next === undefined) return undefined;
-      within = kind;
-      ({ offset, kind } = next);
-    }
-    return host.valueAt(region, offset, source, within);
+    const found = path(host, region, source, offset, pointer);
+    return found === undefined ? undefined : host.valueAt(region, found.offset, source, found.within);
   } finally {
     host.memory.release(region);
   }

@@ -148,3 +148,81 @@ TYPED_TEST(NavigateTest, KeysAreCheckedAsParseChecksStrings) {
   EXPECT_EQ(lookup<TypeParam>("{\"a\xff\":1,\"b\":2}", "b"), R(error_code::invalid_utf8, 3));
   EXPECT_EQ(lookup<TypeParam>("{\"a\xc3\":1,\"b\":2}", "b"), R(error_code::invalid_utf8, 3));
 }
+
+namespace {
+std::string random_nested(std::mt19937& rng, int depth) {
+  if (depth == 0 || rng() % 4 == 0) return std::to_string(rng() % 100);
+  int n = static_cast<int>(rng() % 4);
+  bool object = rng() % 2;
+  std::string out(1, object ? '{' : '[');
+  for (int i = 0; i < n; ++i) {
+    if (i) out += ',';
+    if (object) out += std::string("\"") + "ab"[rng() % 2] + "\":";
+    out += random_nested(rng, depth - 1);
+  }
+  return out + (object ? '}' : ']');
+}
+
+// The value a pointer leads to, one child() lookup per token (each object read whole).
+template <class K>
+const uint8_t* by_each_token(nav::cursor& c, const uint8_t* p, const std::vector<std::string>& tokens) {
+  growable<uint8_t> scratch;
+  for (const std::string& t : tokens) {
+    if (*p == '{') {
+      p = nav::child<K>(c, p, reinterpret_cast<const uint8_t*>(t.data()), t.size(), 0, scratch);
+    } else if (*p == '[' && t.size() == 1 && t[0] >= '0' && t[0] <= '9') {
+      p = nav::child<K>(c, p, nullptr, 0, static_cast<size_t>(t[0] - '0'), scratch);
+    } else {
+      return nullptr;
+    }
+    if (!p) return nullptr;
+  }
+  return p;
+}
+}  // namespace
+
+// A whole pointer at once (descend through first matches, then read on upward) finds
+// what one lookup per token finds, through duplicate keys at every level.
+TYPED_TEST(NavigateTest, PathWalkerAgreesWithLookupsPerToken) {
+  std::mt19937 rng(3);
+  nav::pointer_tokens tokens;
+  growable<nav::path_frame> frames;
+  growable<uint8_t> scratch;
+  for (int i = 0; i < 4000; ++i) {
+    std::string doc = random_nested(rng, 5);
+    padded_input in(doc);
+    for (int k = 0; k < 6; ++k) {
+      std::vector<std::string> list;
+      std::string pointer;
+      for (int n = 1 + static_cast<int>(rng() % 5); n > 0; --n) {
+        list.emplace_back(1, "ab01"[rng() % 4]);
+        pointer += "/" + list.back();
+      }
+      nav::cursor c1{in.data(), in.data() + in.size()}, c2{in.data(), in.data() + in.size()};
+      const uint8_t* want = by_each_token<TypeParam>(c1, in.data(), list);
+      ASSERT_TRUE(tokens.read(reinterpret_cast<const uint8_t*>(pointer.data()), pointer.size()));
+      nav::path_walker<TypeParam> walker(c2, tokens, frames, scratch);
+      nav::kind within = nav::kind::none;
+      const uint8_t* got = walker.find(in.data(), &within);
+      ASSERT_EQ(c1.code, error_code::ok);
+      ASSERT_EQ(c2.code, error_code::ok);
+      ASSERT_EQ(got, want) << doc << " " << pointer;
+    }
+  }
+  // ~1 and ~0 decode; index tokens are canonical and below 2^32 - 1.
+  const std::string escaped = "/a~1b/~0/x~01";
+  ASSERT_TRUE(tokens.read(reinterpret_cast<const uint8_t*>(escaped.data()), escaped.size()));
+  ASSERT_EQ(tokens.count(), 3u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(tokens.begin(0)), tokens.length(0)), "a/b");
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(tokens.begin(1)), tokens.length(1)), "~");
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(tokens.begin(2)), tokens.length(2)), "x~1");
+  const std::string indexes = "/0/01/4294967294/4294967295//12a";
+  ASSERT_TRUE(tokens.read(reinterpret_cast<const uint8_t*>(indexes.data()), indexes.size()));
+  size_t v = 0;
+  EXPECT_TRUE(tokens.index(0, v) && v == 0);
+  EXPECT_FALSE(tokens.index(1, v));
+  EXPECT_TRUE(tokens.index(2, v) && v == 4294967294u);
+  EXPECT_FALSE(tokens.index(3, v));
+  EXPECT_FALSE(tokens.index(4, v));
+  EXPECT_FALSE(tokens.index(5, v));
+}

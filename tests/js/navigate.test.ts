@@ -162,6 +162,45 @@ for (const flavor of FLAVORS) {
       expect(codec.at('{"\\u0061\\n\\/":1}', '/a\n~1')).toBe(1);
     });
 
+    it('follows paths through duplicate keys at every level as JSON.parse resolves them', () => {
+      // Small key and index alphabets make duplicates (and restarts below them) common.
+      let seed = 5;
+      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) >>> 8) % n;
+      const gen = (depth: number): string => {
+        if (depth === 0 || rand(4) === 0) return String(rand(100));
+        const n = rand(4);
+        const members = Array.from({ length: n }, () => gen(depth - 1));
+        if (rand(2) === 0) return '[' + members.join(',') + ']';
+        return '{' + members.map((m) => `"${'ab'[rand(2)]}":${m}`).join(',') + '}';
+      };
+      for (let i = 0; i < 3000; i++) {
+        const text = gen(5);
+        const value = JSON.parse(text);
+        const doc = codec.lazy(text);
+        for (let k = 0; k < 6; k++) {
+          const pointer = Array.from({ length: 1 + rand(5) }, () => '/' + 'ab01'[rand(4)]).join('');
+          const want = walk(value, pointer);
+          expect(codec.at(text, pointer), `${text} ${pointer}`).toEqual(want);
+          expect(codec.at(utf8.encode(text), pointer), `${text} ${pointer}`).toEqual(want);
+          if (doc instanceof LazyNode) {
+            const got = doc.at(pointer);
+            expect(got instanceof LazyNode ? got.toJS() : got, `${text} ${pointer}`).toEqual(want);
+          }
+        }
+      }
+    });
+
+    it('evaluates a path through a million nested objects in linear time', () => {
+      const depth = 1_000_000;
+      const text = '{"b":0,"a":'.repeat(depth) + '1' + ',"c":2}'.repeat(depth);
+      const pointer = '/a'.repeat(depth);
+      expect(codec.at(text, pointer)).toBe(1);
+      expect((codec.lazy(text) as LazyNode).at(pointer)).toBe(1);
+      expect(codec.at(text, pointer + '/x')).toBeUndefined();
+      // A later duplicate at the top restarts the descent below it.
+      expect(codec.at('{"a":' + text + ',"a":{"a":7}}', '/a/a')).toBe(7);
+    });
+
     it('array indexes of 2^32 - 1 and beyond find nothing (they do not wrap around)', () => {
       for (const t of ['4294967295', '4294967296', '4294967298', '8589934593', '18446744073709551616']) {
         expect(codec.at('[10,11,12]', '/' + t)).toBeUndefined();
