@@ -46,8 +46,6 @@ const ObjectPrototype = Object.prototype;
 /** Key strings and object constructors by wasm id, kept across parses. */
 export class KeyCache {
   strings: string[] = [];
-  /** False for keys that plain assignment would not define as own data properties. */
-  assignable: boolean[] = [];
   constructors: (ObjectConstructor | undefined)[] = [];
   sightings: number[] = [];
   /**
@@ -57,7 +55,6 @@ export class KeyCache {
   unchecked: boolean[] = [];
   clear(): void {
     this.strings.length = 0;
-    this.assignable.length = 0;
     this.constructors.length = 0;
     this.sightings.length = 0;
     this.unchecked.length = 0;
@@ -65,16 +62,13 @@ export class KeyCache {
 }
 
 /**
- * Whether `obj[key] = v` on a fresh plain object defines an own data property, as
- * JSON.parse does. Not for keys Object.prototype has (`__proto__` would change the
- * prototype; a setter or a non-writable property would intercept the store).
+ * Defines an own data property, as JSON.parse does. (Plain assignment would not for keys
+ * Object.prototype has: `__proto__` would change the prototype; a setter or a read-only
+ * property would intercept the store. The descriptor has no prototype, so no `get` or
+ * `set` an Object.prototype may have found its way into.)
  */
-function isAssignable(key: string): boolean {
-  return !(key in ObjectPrototype);
-}
-
-function defineData(obj: object, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+export function defineData(obj: object, key: PropertyKey, value: unknown): void {
+  Object.defineProperty(obj, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
 }
 
 // Whether this realm may compile code (a Content-Security-Policy without
@@ -173,12 +167,11 @@ export class PolicyViolation {
 // alive); a nested parse from a reviver runs after the outer build has finished.
 const values: unknown[] = [];
 const valueKeys: string[] = [];
-const valueKeyOk: boolean[] = [];
 const valueRecs: ParseRecord[] = [];
 const bases: number[] = [];
 const savedKeys: string[] = [];
-// Per open container, its parent's keyOk (bit 0) and storeKeys (bit 1).
-const savedFlags: number[] = [];
+// Per open container, its parent's storeKeys.
+const savedStoreKeys: boolean[] = [];
 // With a policy: per open object, its index in document order.
 const objectIndexes: number[] = [];
 
@@ -205,11 +198,9 @@ export function buildValue(
   const f64 = tape.numbers;
   const withSource = records !== undefined;
   let key = '';
-  let keyOk = true;
   // Whether values of the open container need their keys kept: in objects, unless the
   // object's shape (on its begin word) already has a constructor, which knows its keys.
   let storeKeys = false;
-  let flags = 0;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
   const checking = policy !== undefined;
@@ -266,7 +257,6 @@ export function buildValue(
           }
           const id = w >>> 4;
           key = keys.strings[id];
-          keyOk = keys.assignable[id];
           i += 1;
           continue;
         }
@@ -279,19 +269,15 @@ export function buildValue(
             key = escapedString(tape, text, illFormed, i);
             i += 5;
           }
-          keyOk = isAssignable(key);
           const id = w >>> 4;
-          if (id !== NO_ID) {
-            keys.strings[id] = key;
-            keys.assignable[id] = keyOk;
-          }
+          if (id !== NO_ID) keys.strings[id] = key;
           continue;
         }
         case T_ARRAY_BEGIN:
         case T_OBJECT_BEGIN:
           bases.push(top);
           savedKeys.push(key);
-          savedFlags.push((keyOk ? 1 : 0) | (storeKeys ? 2 : 0));
+          savedStoreKeys.push(storeKeys);
           // A policy reads the keys of objects whose shape has not passed its checks.
           storeKeys =
             (w & 15) === T_OBJECT_BEGIN &&
@@ -310,9 +296,7 @@ export function buildValue(
           if (withSource) rec = { value: v, elements: valueRecs.slice(base, top) };
           top = base;
           key = savedKeys.pop()!;
-          flags = savedFlags.pop()!;
-          keyOk = (flags & 1) !== 0;
-          storeKeys = flags >= 2;
+          storeKeys = savedStoreKeys.pop()!;
           i += 1;
           break;
         }
@@ -361,8 +345,10 @@ export function buildValue(
           } else if (top - base < DICTIONARY_MIN) {
             o = {};
             for (let j = base; j < top; j++) {
-              if (valueKeyOk[j]) o[valueKeys[j]] = values[j];
-              else defineData(o, valueKeys[j], values[j]);
+              // Checked here, not cached: Object.prototype may change between parses.
+              const k = valueKeys[j];
+              if (!(k in ObjectPrototype)) o[k] = values[j];
+              else defineData(o, k, values[j]);
             }
           } else {
             // Without a prototype, no key can reach a setter: assignment defines each one.
@@ -378,9 +364,7 @@ export function buildValue(
           }
           top = base;
           key = savedKeys.pop()!;
-          flags = savedFlags.pop()!;
-          keyOk = (flags & 1) !== 0;
-          storeKeys = flags >= 2;
+          storeKeys = savedStoreKeys.pop()!;
           i += 1;
           break;
         }
@@ -394,11 +378,8 @@ export function buildValue(
       }
       values[top] = v;
       // Keys matter only to objects made property by property (or whose constructor is
-      // still to be made): array elements and most objects skip two stores.
-      if (storeKeys) {
-        valueKeys[top] = key;
-        valueKeyOk[top] = keyOk;
-      }
+      // still to be made): array elements and most objects skip the store.
+      if (storeKeys) valueKeys[top] = key;
       if (withSource) valueRecs[top] = rec!;
       top++;
     }
@@ -414,7 +395,7 @@ export function buildValue(
     if (bases.length !== 0) {
       bases.length = 0;
       savedKeys.length = 0;
-      savedFlags.length = 0;
+      savedStoreKeys.length = 0;
     }
     // (Checked first: setting an array's length costs more than reading it, and this
     // runs once per document, checks or not.)
@@ -472,7 +453,6 @@ function checkObject(policy: BuildPolicy, objectIndex: number, base: number, top
     if (out !== j) {
       values[out] = values[j];
       valueKeys[out] = k;
-      valueKeyOk[out] = valueKeyOk[j];
       if (withSource) valueRecs[out] = valueRecs[j];
     }
     out++;

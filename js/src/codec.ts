@@ -478,11 +478,44 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 /** Byte containers (Uint8Array, Buffer, ArrayBuffer, DataView) as a Uint8Array, else undefined. */
 function asBytes(input: unknown): Uint8Array | undefined {
   if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (input instanceof ArrayBuffer) return bufferBytes(input);
   if (input instanceof DataView || input instanceof Uint8ClampedArray) {
     return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   }
   if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return new Uint8Array(input);
+  return typeof input === 'object' && input !== null ? foreignBytes(input) : undefined;
+}
+
+/** An ArrayBuffer's bytes; none for a detached one (which no view can be made on). */
+function bufferBytes(buffer: ArrayBufferLike): Uint8Array {
+  return buffer.byteLength === 0 ? new Uint8Array(0) : new Uint8Array(buffer);
+}
+
+// Intrinsic getters that read internal slots, so they tell the kind of any realm's
+// buffers and views (instanceof knows only this realm's), and cannot be fooled.
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)!
+  .get as (this: unknown) => string | undefined;
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get as (this: unknown) => number;
+const sharedByteLength =
+  typeof SharedArrayBuffer === 'undefined'
+    ? undefined
+    : (Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength')!.get as (this: unknown) => number);
+
+/** Bytes containers from another realm (an iframe, a vm context), or undefined. */
+function foreignBytes(input: object): Uint8Array | undefined {
+  if (ArrayBuffer.isView(input)) {
+    const name = typedArrayName.call(input);
+    if (name !== undefined && name !== 'Uint8Array' && name !== 'Uint8ClampedArray') return undefined;
+    return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  }
+  for (const byteLength of [arrayBufferByteLength, sharedByteLength]) {
+    try {
+      byteLength?.call(input);
+      return bufferBytes(input as ArrayBufferLike);
+    } catch {
+      // Not that kind of buffer.
+    }
+  }
   return undefined;
 }
 

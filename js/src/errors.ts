@@ -227,8 +227,15 @@ function context(source: ErrorSource, offset: number): string {
   return `${before ? '...' : ''}"${slice(source, Math.max(0, offset - 10), Math.min(length, offset + 10))}"${after ? '...' : ''}`;
 }
 
+// (ignoreBOM: a U+FEFF in the text is shown, not dropped as a byte order mark.)
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** source[from, to): for bytes, widened to whole UTF-8 sequences. */
 function slice(source: ErrorSource, from: number, to: number): string {
-  return typeof source === 'string' ? source.slice(from, to) : new TextDecoder().decode(source.subarray(from, to));
+  if (typeof source === 'string') return source.slice(from, to);
+  while (from > 0 && (source[from]! & 0xc0) === 0x80) from--;
+  while (to < source.length && (source[to]! & 0xc0) === 0x80) to++;
+  return utf8Decoder.decode(source.subarray(from, to));
 }
 
 function tokenAt(source: ErrorSource, offset: number): string {
@@ -236,7 +243,7 @@ function tokenAt(source: ErrorSource, offset: number): string {
   if (typeof source === 'string') return source.charAt(offset);
   const b = source[offset] ?? 0;
   const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-  return new TextDecoder().decode(source.subarray(offset, offset + n)).charAt(0);
+  return utf8Decoder.decode(source.subarray(offset, offset + n)).charAt(0);
 }
 
 function excerptAt(source: ErrorSource, offset: number): string {

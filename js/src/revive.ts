@@ -1,7 +1,7 @@
 // JSON.parse's reviver walk (ECMA-262 InternalizeJSONProperty, with the JSON.parse
 // source text access extension), iteratively: a post-order walk over an explicit stack,
 // so a deep document cannot overflow the call stack.
-import type { ParseRecord } from './build.js';
+import { defineData, type ParseRecord } from './build.js';
 
 export type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
 
@@ -22,7 +22,7 @@ function isObject(v: unknown): v is object {
 
 export function revive(value: unknown, root: ParseRecord | undefined, reviver: Reviver): unknown {
   const holder: Record<string, unknown> = {};
-  Object.defineProperty(holder, '', { value, writable: true, enumerable: true, configurable: true });
+  defineData(holder, '', value);
   const stack: Frame[] = [enter(holder, '', root)];
   for (;;) {
     const f = stack[stack.length - 1];
@@ -34,14 +34,15 @@ export function revive(value: unknown, root: ParseRecord | undefined, reviver: R
       stack.push(enter(f.value as object, key, child));
       continue;
     }
-    const context: { source?: string } = {};
-    if (f.record && !isObject(f.value) && f.record.source !== undefined) context.source = f.record.source;
+    // (A literal defines `source` as an own property; assigning it could meet a setter.)
+    const context: { source?: string } =
+      f.record && !isObject(f.value) && f.record.source !== undefined ? { source: f.record.source } : {};
     const revived = reviver.call(f.holder, f.key, f.value, context);
     stack.pop();
     if (stack.length === 0) return revived;
     const parent = stack[stack.length - 1].value as object;
     if (revived === undefined) Reflect.deleteProperty(parent, f.key);
-    else Reflect.defineProperty(parent, f.key, { value: revived, writable: true, enumerable: true, configurable: true });
+    else Reflect.defineProperty(parent, f.key, { __proto__: null, value: revived, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
   }
 }
 

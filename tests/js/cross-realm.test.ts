@@ -4,7 +4,7 @@
 // BigInt object from there throws as a local one does. stringify, encode and canonicalize
 // must do the same, and must still write every other foreign object as an object.
 import { describe, expect, it } from 'vitest';
-import { canonicalize, encode, stringify } from 'wasmjson';
+import { at, canonicalize, encode, minify, parse, stringify } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { attempt } from './support/outcome.js';
 
@@ -86,5 +86,25 @@ describe('values from another realm', () => {
     expect(typeof rawJSON).toBe('function'); // Node 26, Chromium
     expect(() => canonicalize([rawJSON!('1.0')])).toThrow(/rawJSON\("1\.0"\) cannot be canonicalized/);
     expect(stringify([rawJSON!('1.0')])).toBe('[1.0]');
+  });
+});
+
+describe('bytes from another realm', () => {
+  it('a foreign Uint8Array, DataView or ArrayBuffer is read as UTF-8 bytes, like a local one', () => {
+    const text = '{"a":[1,"é"]}';
+    const bytes = [...new TextEncoder().encode(text)].join(',');
+    const views = inRealm(`const b = new Uint8Array([${bytes}]); [b, new DataView(b.buffer), b.buffer, new Int16Array(2)]`) as [
+      Uint8Array, DataView, ArrayBuffer, Int16Array,
+    ];
+    for (const v of views.slice(0, 3)) {
+      expect(v instanceof Uint8Array || v instanceof DataView || v instanceof ArrayBuffer).toBe(false);
+      expect(parse(v)).toEqual({ a: [1, 'é'] });
+      expect(at(v as Uint8Array, '/a/1')).toBe('é');
+      expect(new TextDecoder().decode(minify(v as Uint8Array) as Uint8Array)).toBe('{"a":[1,"é"]}');
+    }
+    // Other typed arrays are not bytes: parse takes their String() form, as JSON.parse does.
+    expect(String(views[3])).toBe('0,0');
+    expect(() => JSON.parse(views[3] as never)).toThrow('Unexpected non-whitespace character after JSON');
+    expect(() => parse(views[3])).toThrow('Unexpected non-whitespace character after JSON');
   });
 });

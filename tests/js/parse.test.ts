@@ -492,6 +492,50 @@ for (const flavor of FLAVORS) {
       expect(({} as any).x).toBeUndefined();
     });
 
+    it('keys are own data properties even after Object.prototype gains setters, read-only properties or a `get`', () => {
+      const keys = ['k', 'r', 'source'];
+      const text = '[{"a":0,"k":1,"r":2},{"k":3},{"a":1,"k":4,"r":5,"m":[6]},"tail",[7,8]]';
+      expect(parse(text)).toEqual(JSON.parse(text)); // (the keys are known from here on)
+      let setterCalls = 0;
+      try {
+        Object.defineProperty(Object.prototype, 'k', {
+          configurable: true,
+          get: () => 'inherited',
+          set() {
+            setterCalls++;
+            parse('[{"x":[1,2,3],"y":{"z":1}},"y",[[1]]]'); // a setter that reenters would clobber the build
+          },
+        });
+        Object.defineProperty(Object.prototype, 'r', { configurable: true, writable: false, value: 'read-only' });
+        Object.defineProperty(Object.prototype, 'source', { configurable: true, set() { setterCalls++; } });
+        for (let round = 0; round < 3; round++) {
+          const got = parse(text);
+          expect(JSON.stringify(got)).toBe(JSON.stringify(JSON.parse(text)));
+          expect(Object.hasOwn(got[1], 'k')).toBe(true);
+          expect(JSON.stringify(parse(utf8(text)))).toBe(JSON.stringify(JSON.parse(text)));
+        }
+        const sources: unknown[] = [];
+        parse('[1,"s"]', (_k: string, v: unknown, ctx?: { source?: string }) => {
+          sources.push(ctx && Object.hasOwn(ctx, 'source') ? ctx.source : undefined);
+          return v;
+        });
+        expect(sources).toEqual(['1', '"s"', undefined]);
+        expect(setterCalls).toBe(0);
+      } finally {
+        for (const k of keys) delete (Object.prototype as Record<string, unknown>)[k];
+      }
+      // A `get` on Object.prototype must not turn into part of a property descriptor.
+      try {
+        Object.defineProperty(Object.prototype, 'get', { configurable: true, writable: true, value: () => 'accessor' });
+        for (const t of ['{"toString":1,"__proto__":{"a":1},"constructor":2}', '[1,{"a":[2]}]']) {
+          expect(JSON.stringify(parse(t))).toBe(JSON.stringify(JSON.parse(t)));
+          expect(JSON.stringify(parse(t, (_k: string, v: unknown) => v))).toBe(JSON.stringify(JSON.parse(t, (_k, v) => v)));
+        }
+      } finally {
+        delete (Object.prototype as Record<string, unknown>).get;
+      }
+    });
+
     it('Object.prototype names as keys are own data properties with the parsed values', () => {
       const names = [
         'toString', 'constructor', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable',
@@ -594,6 +638,20 @@ for (const flavor of FLAVORS) {
       expect(new TextDecoder().decode(padded)).toBe('xx' + text + 'yyy');
       expect(() => parse(new Uint8Array(0))).toThrow(SyntaxError);
       expect(() => parse(padded.subarray(2, 2))).toThrow('Unexpected end of JSON input');
+    });
+
+    it('a detached ArrayBuffer holds no bytes: Unexpected end', () => {
+      const buffer = new ArrayBuffer(8);
+      structuredClone(buffer, { transfer: [buffer] });
+      expect(buffer.byteLength).toBe(0);
+      expect(() => parse(buffer)).toThrow('Unexpected end of JSON input');
+    });
+
+    it('errors in bytes name a U+FEFF as native does (it is not taken for a BOM)', () => {
+      for (const text of [' \ufeff1', '"\\\ufeff"', '[1,\ufeff2]']) {
+        const messageOf = (o: Outcome) => (o.ok ? 'no error' : (o.error as Error).message.replace(/ \(line \d+ column \d+\)/, ''));
+        expect(messageOf(attempt(() => parse(utf8(text)))), text).toBe(messageOf(attempt(() => JSON.parse(text))));
+      }
     });
 
     it('BOM: bytes skip one UTF-8 BOM (like TextDecoder + JSON.parse); strings reject U+FEFF like JSON.parse', () => {
