@@ -12,6 +12,12 @@ export const K_BIGINT = 4;
 export const K_RAW = 5;
 
 const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON;
+/**
+ * Calls fn with `this` and arguments as a direct call does (JSON.stringify's Call):
+ * never through a `call` property the function (or a Proxy) may have of its own.
+ * Taken once, so later changes to Reflect do not reach it.
+ */
+export const apply = Reflect.apply;
 export const numberValueOf = Number.prototype.valueOf;
 export const stringValueOf = String.prototype.valueOf;
 const booleanValueOf = Boolean.prototype.valueOf;
@@ -38,7 +44,7 @@ export function classify(value: object, proto: object | null): number {
 /** Whether `value` has the internal slot that `valueOf` (a built-in) requires. */
 export function hasSlot(valueOf: (this: any) => unknown, value: object): boolean {
   try {
-    valueOf.call(value);
+    apply(valueOf, value, []);
     return true;
   } catch {
     return false;
@@ -53,9 +59,9 @@ export function unbox(value: object, kind: number): unknown {
     case K_STRING:
       return String(value); // ToString: may call a user toString
     case K_BOOLEAN:
-      return booleanValueOf.call(value);
+      return apply(booleanValueOf, value, []);
     default:
-      return bigintValueOf!.call(value);
+      return apply(bigintValueOf!, value, []);
   }
 }
 

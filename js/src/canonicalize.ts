@@ -7,7 +7,7 @@
 // JSON text (strings, bytes) is canonicalized in wasm instead (cpp/core/canonicalize.h,
 // codec.ts); it comes here only for what this file rejects, so the errors are these.
 
-import { classify, K_OBJECT, K_RAW, unbox } from './boxed.js';
+import { apply, classify, K_OBJECT, K_RAW, unbox } from './boxed.js';
 
 export class CanonicalizationError extends TypeError {
   constructor(message: string) {
@@ -31,7 +31,7 @@ const OMIT = Symbol('omit');
 function convert(holder: object, key: string, value: unknown): unknown {
   if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') value = toJSON.call(value, key);
+    if (typeof toJSON === 'function') value = apply(toJSON, value, [key]);
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const proto = Object.getPrototypeOf(value);

@@ -1,6 +1,7 @@
 // JSON.parse's reviver walk (ECMA-262 InternalizeJSONProperty, with the JSON.parse
 // source text access extension), iteratively: a post-order walk over an explicit stack,
 // so a deep document cannot overflow the call stack.
+import { apply } from './boxed.js';
 import { defineData, type ParseRecord } from './build.js';
 
 export type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
@@ -37,7 +38,7 @@ export function revive(value: unknown, root: ParseRecord | undefined, reviver: R
     // (A literal defines `source` as an own property; assigning it could meet a setter.)
     const context: { source?: string } =
       f.record && !isObject(f.value) && f.record.source !== undefined ? { source: f.record.source } : {};
-    const revived = reviver.call(f.holder, f.key, f.value, context);
+    const revived = apply(reviver, f.holder, [f.key, f.value, context]);
     stack.pop();
     if (stack.length === 0) return revived;
     const parent = stack[stack.length - 1].value as object;

@@ -7,7 +7,7 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
-import { classify, hasSlot, K_OBJECT, K_RAW, numberValueOf, stringValueOf, unbox } from './boxed.js';
+import { apply, classify, hasSlot, K_OBJECT, K_RAW, numberValueOf, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copyOut } from './memory.js';
 import type { WasmExports } from './exports.js';
@@ -77,6 +77,8 @@ const SCAN_DEPTH = 32;
  * gives out, which can abort the process.
  */
 const MAX_DEPTH = 1 << 21;
+/** Arrays longer than this have no text within V8's longest string (2^29 - 24 units). */
+const MAX_ARRAY_LENGTH = 2 ** 28 - 13;
 
 // Where the walk is: at the top (the root value), in an array, in an object.
 const AT_TOP = 0;
@@ -195,13 +197,19 @@ class Writer {
     // Growth detaches the old buffer, leaving its views empty (see memory.ts).
     if (this.u8.length !== 0) return;
     const buffer = this.wasm.memory.buffer;
-    this.i32 = new Int32Array(buffer);
-    this.f64 = new Float64Array(buffer);
-    this.u16 = new Uint16Array(buffer);
-    this.u8 = new Uint8Array(buffer);
+    const i32 = new Int32Array(buffer);
+    const f64 = new Float64Array(buffer);
+    const u16 = new Uint16Array(buffer);
     // Node's Buffer, when present: its ucs2Write copies a whole batch of strings in one call
     // (called directly: Buffer.prototype.write's argument checks cost ~20% of the copy).
-    this.nodeBuffer = NodeBufferCtor?.from(buffer);
+    const nodeBuffer = NodeBufferCtor?.from(buffer);
+    // All made before any is kept, u8 (the test above) last: a throw part way (a stack
+    // overflow) must not leave fresh views next to a stale one.
+    this.i32 = i32;
+    this.f64 = f64;
+    this.u16 = u16;
+    this.nodeBuffer = nodeBuffer;
+    this.u8 = new Uint8Array(buffer);
   }
 
   /** Starts a document in session s: with a gap now, else with the first batch. */
@@ -268,6 +276,12 @@ class Writer {
     }
     if (status !== 0) {
       if (status === S_OUT_OF_MEMORY) throw outOfMemory();
+      // The batch was malformed (a tampered built-in?): key ids it defined before failing
+      // are not to be trusted on either side.
+      this.keyIds.clear();
+      this.nextKeyId = 0;
+      this.forgetShapes();
+      this.wasm.wj_writer_reset_keys();
       throw new Error(`wasmjson: internal error ${status} from wj_write`);
     }
     s.begin = 0;
@@ -284,9 +298,15 @@ class Writer {
     const ptr = this.i32[r + 6] >>> 0;
     const end = ptr + (this.i32[r + 7] >>> 0);
     const flags = this.i32[r + 8];
-    if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
-    if (!(flags & OUT_NON_ASCII) && this.nodeBuffer !== undefined) return this.nodeBuffer.latin1Slice(ptr, end);
-    return decodeUtf8(this.u8, ptr, end);
+    try {
+      if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
+      if (!(flags & OUT_NON_ASCII) && this.nodeBuffer !== undefined) return this.nodeBuffer.latin1Slice(ptr, end);
+      return decodeUtf8(this.u8, ptr, end);
+    } catch (e) {
+      // Longer than a string can be: JSON.stringify's own error.
+      if (e instanceof RangeError || (e as { code?: unknown })?.code === 'ERR_STRING_TOO_LONG') throw new RangeError('Invalid string length');
+      throw e;
+    }
   }
 
   /** The finished document as a new Uint8Array. */
@@ -384,12 +404,12 @@ function walk(
     if (type === 'object' ? value !== null : type === 'function' || type === 'bigint') {
       const toJSON = value.toJSON;
       if (typeof toJSON === 'function') {
-        value = toJSON.call(value, where === IN_ARRAY ? String(index - 1) : key);
+        value = apply(toJSON, value, [where === IN_ARRAY ? String(index - 1) : key]);
         type = typeof value;
       }
     }
     if (replacer !== undefined) {
-      value = replacer.call(holder, where === IN_ARRAY ? String(index - 1) : key, value);
+      value = apply(replacer, holder, [where === IN_ARRAY ? String(index - 1) : key, value]);
       type = typeof value;
     }
 
@@ -466,6 +486,9 @@ function walk(
           if (isArray) {
             keys = null;
             length = arrayLength(value);
+            // Its text would outgrow any string ('[', then a character and a comma each):
+            // JSON.stringify's error now, not after reading every element.
+            if (length > MAX_ARRAY_LENGTH) throw new RangeError('Invalid string length');
             where = IN_ARRAY;
             ops[op++] = T_ARRAY_BEGIN;
           } else {
@@ -736,12 +759,17 @@ function circularError(open: object[], stack: any[], start: number, index: numbe
   for (let i = Math.max(prefixEnd, size - 1); i < size; i++) {
     lines.push(`    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`);
   }
-  lines.push(`    --- ${where === IN_ARRAY ? `index ${index - 1}` : `property '${key}'`} closes the circle`);
+  lines.push(`    --- ${where === IN_ARRAY ? `index ${index - 1}` : propertyName(key)} closes the circle`);
   return new TypeError(lines.join('\n'));
 }
 
 function describeKey(where: number, keys: readonly string[] | null, index: number): string {
-  return where === IN_ARRAY || keys === null ? `index ${index - 1}` : `property '${keys[index - 1]}'`;
+  return where === IN_ARRAY || keys === null ? `index ${index - 1}` : propertyName(keys[index - 1]);
+}
+
+/** A key as V8's message names it (the empty key has no name there). */
+function propertyName(key: string): string {
+  return key === '' ? '<anonymous>' : `property '${key}'`;
 }
 
 function constructorName(o: object): string {

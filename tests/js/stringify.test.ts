@@ -411,6 +411,9 @@ for (const flavor of FLAVORS) {
         () => { const x: any = {}; x.y = x; return { z: { toJSON: () => x } }; },
         () => { const a: any = {}; let cur = a; for (let i = 0; i < 100; i++) cur = cur.next = {}; cur.back = a; return a; },
         () => { const a: any = []; let cur = a; for (let i = 0; i < 100; i++) cur = cur[0] = []; cur[1] = a.at(0)[0][0]; return a; },
+        // V8 names the empty key <anonymous>.
+        () => { const a: any = {}; a[''] = a; return a; },
+        () => { const a: any = { x: {} }; a.x[''] = { y: a }; return a; },
       ];
       for (const make of shapes) {
         expectSame(codec, make(), undefined, undefined, make.toString().slice(0, 60));
@@ -419,6 +422,28 @@ for (const flavor of FLAVORS) {
       // A repeated (acyclic) object is fine.
       const shared = { s: 1 };
       expectSame(codec, [shared, shared, { a: shared }]);
+      expect(codec.stringify({ ok: true })).toBe('{"ok":true}');
+    });
+
+    it('toJSON, replacers and revivers are called directly, never through a `call` property of their own', () => {
+      const hijack = () => 'hijacked';
+      const toJSON = Object.assign(function (this: unknown) { return 'real'; }, { call: hijack });
+      const replacer = Object.assign((_k: string, v: unknown) => v, { call: hijack });
+      for (const [v, r] of [[{ a: { toJSON } }, undefined], [{ a: 1 }, replacer]] as const) {
+        expect(codec.stringify(v, r as never)).toBe(JSON.stringify(v, r as never));
+        expect(new TextDecoder().decode(codec.encode(r ? v : v))).toBe(JSON.stringify(v));
+      }
+      expect(codec.canonicalize({ a: { toJSON } })).toBe('{"a":"real"}');
+      const reviver = Object.assign((_k: string, v: unknown) => v, { call: hijack });
+      expect(codec.parse('{"a":[1]}', reviver)).toEqual({ a: [1] });
+    });
+
+    it('an array too long for any text throws RangeError at once, as native does', () => {
+      const a: unknown[] = [];
+      a.length = 2 ** 32 - 1;
+      expect(() => codec.stringify(a)).toThrow(new RangeError('Invalid string length'));
+      expect(() => codec.encode([a])).toThrow(new RangeError('Invalid string length'));
+      expect(() => JSON.stringify(a)).toThrow(RangeError);
       expect(codec.stringify({ ok: true })).toBe('{"ok":true}');
     });
 
