@@ -18,6 +18,11 @@ const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: 
  * Taken once, so later changes to Reflect do not reach it.
  */
 export const apply = Reflect.apply;
+// (The other built-ins the writers rely on, taken once likewise: JSON.stringify's own
+// steps do not go through globals a program may replace.)
+export const isArray = Array.isArray;
+export const objectKeys = Object.keys;
+export const getPrototypeOf = Object.getPrototypeOf;
 export const numberValueOf = Number.prototype.valueOf;
 export const stringValueOf = String.prototype.valueOf;
 const booleanValueOf = Boolean.prototype.valueOf;
@@ -81,7 +86,7 @@ function foreignKind(proto: object): number {
   let kind = foreignKinds.get(proto);
   if (kind !== undefined) return kind;
   kind = K_OBJECT;
-  for (let p: object | null = proto; p !== null; p = Object.getPrototypeOf(p)) {
+  for (let p: object | null = proto; p !== null; p = getPrototypeOf(p)) {
     if (hasSlot(numberValueOf, p)) kind = K_NUMBER;
     else if (hasSlot(stringValueOf, p)) kind = K_STRING;
     else if (hasSlot(booleanValueOf, p)) kind = K_BOOLEAN;

@@ -7,7 +7,7 @@
 // JSON text (strings, bytes) is canonicalized in wasm instead (cpp/core/canonicalize.h,
 // codec.ts); it comes here only for what this file rejects, so the errors are these.
 
-import { apply, classify, K_OBJECT, K_RAW, unbox } from './boxed.js';
+import { apply, classify, getPrototypeOf, isArray, objectKeys, K_OBJECT, K_RAW, unbox } from './boxed.js';
 
 export class CanonicalizationError extends TypeError {
   constructor(message: string) {
@@ -33,8 +33,8 @@ function convert(holder: object, key: string, value: unknown): unknown {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = apply(toJSON, value, [key]);
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const proto = Object.getPrototypeOf(value);
+  if (typeof value === 'object' && value !== null && !isArray(value)) {
+    const proto = getPrototypeOf(value);
     if (proto !== Object.prototype) {
       const kind = classify(value, proto);
       if (kind === K_RAW) {
@@ -83,12 +83,12 @@ export function canonicalizeValue(root: unknown): string {
   const open = (v: object, where: string) => {
     if (onPath.has(v)) throw new TypeError(`Converting circular structure to JSON (at ${where})`);
     onPath.add(v);
-    if (Array.isArray(v)) {
+    if (isArray(v)) {
       out += '[';
       stack.push({ value: v, keys: undefined, length: v.length, next: 0, wroteAny: false });
     } else {
       out += '{';
-      const keys = Object.keys(v).sort();
+      const keys = objectKeys(v).sort();
       stack.push({ value: v, keys, length: keys.length, next: 0, wroteAny: false });
     }
   };

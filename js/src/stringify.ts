@@ -7,7 +7,7 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
-import { apply, classify, hasSlot, K_OBJECT, K_RAW, numberValueOf, stringValueOf, unbox } from './boxed.js';
+import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copyOut } from './memory.js';
 import type { WasmExports } from './exports.js';
@@ -323,7 +323,7 @@ class Writer {
     let replacerFn: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
     let propertyList: string[] | undefined;
     if (typeof replacer === 'function') replacerFn = replacer as typeof replacerFn;
-    else if (Array.isArray(replacer)) propertyList = toPropertyList(replacer);
+    else if (isArray(replacer)) propertyList = toPropertyList(replacer);
     const gap = toGap(space);
 
     const outermost = this.active === 0;
@@ -447,9 +447,9 @@ function walk(
         } else if (value === null) {
           ops[op++] = T_NULL;
         } else {
-          const isArray = Array.isArray(value);
-          if (!isArray) {
-            const proto = Object.getPrototypeOf(value);
+          const array = isArray(value);
+          if (!array) {
+            const proto = getPrototypeOf(value);
             if (proto !== ObjectPrototype) {
               // Boxed primitives and JSON.rawJSON values (rare: checked off the fast path).
               const kind = classify(value, proto);
@@ -483,7 +483,7 @@ function walk(
           stack.push(holder, keys, index, length, where);
           holder = value;
           index = 0;
-          if (isArray) {
+          if (array) {
             keys = null;
             length = arrayLength(value);
             // Its text would outgrow any string ('[', then a character and a comma each):
@@ -492,7 +492,7 @@ function walk(
             where = IN_ARRAY;
             ops[op++] = T_ARRAY_BEGIN;
           } else {
-            keys = propertyList ?? Object.keys(value);
+            keys = propertyList ?? objectKeys(value);
             length = keys.length;
             where = IN_OBJECT;
             ops[op++] = T_OBJECT_BEGIN;
@@ -773,9 +773,9 @@ function propertyName(key: string): string {
 }
 
 function constructorName(o: object): string {
-  if (Array.isArray(o)) return 'Array';
+  if (isArray(o)) return 'Array';
   try {
-    for (let p = Object.getPrototypeOf(o); p !== null; p = Object.getPrototypeOf(p)) {
+    for (let p = getPrototypeOf(o); p !== null; p = getPrototypeOf(p)) {
       const c = Object.getOwnPropertyDescriptor(p, 'constructor')?.value;
       if (typeof c === 'function' && typeof c.name === 'string' && c.name !== '') return c.name;
     }
