@@ -191,6 +191,7 @@ struct entry {
 // Reads the entry at p (a key, or an array's element) up to its value. False on error.
 template <class Kernel>
 bool read_entry(cursor& c, const uint8_t* p, bool is_object, entry& e) {
+  e.key_escaped = false;
   if (is_object) {
     if (*p != '"') return c.fail(error_code::expected_property_name, p);
     e.key_begin = p + 1;
