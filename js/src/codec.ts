@@ -509,12 +509,13 @@ function foreignBytes(input: object): Uint8Array | undefined {
     return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   }
   for (const byteLength of [arrayBufferByteLength, sharedByteLength]) {
+    if (byteLength === undefined) continue; // (no SharedArrayBuffer: a page not cross-origin isolated)
     try {
-      byteLength?.call(input);
-      return bufferBytes(input as ArrayBufferLike);
+      byteLength.call(input);
     } catch {
-      // Not that kind of buffer.
+      continue; // not that kind of buffer
     }
+    return bufferBytes(input as ArrayBufferLike);
   }
   return undefined;
 }
