@@ -175,7 +175,7 @@ export class LazyNode {
       const index = this.doc.indexOf(this, this.offset, false);
       found = index ? index.byKey!.get(k) : child(this.doc.host, region, this.doc.source, this.offset, k, 0);
     }
-    return found === undefined ? undefined : this.materialize(found.offset, found.kind);
+    return found === undefined ? undefined : this.materialize(found.offset, found.kind, this.kindCode());
   }
 
   /** The value at a JSON Pointer relative to this node. */
@@ -183,12 +183,7 @@ export class LazyNode {
     if (pointerTokens(pointer).length === 0) return this;
     const region = this.doc.live();
     const found = path(this.doc.host, region, this.doc.source, this.offset, pointer);
-    if (found === undefined) return undefined;
-    if (found.kind === KIND_OBJECT || found.kind === KIND_ARRAY) {
-      return new LazyNode(this.doc, found.offset, found.kind === KIND_OBJECT ? 'object' : 'array', found.within);
-    }
-    const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr + found.offset, region.ptr + region.len, found.within);
-    return quick !== undefined ? quick : (this.doc.host.valueAt(region, found.offset, this.doc.source, found.within) as LazyValue);
+    return found === undefined ? undefined : this.materialize(found.offset, found.kind, found.within);
   }
 
   /** Number of elements (arrays) or distinct keys (objects). */
@@ -209,7 +204,7 @@ export class LazyNode {
   /** Elements (arrays) or [key, value] pairs (objects, last duplicate wins). */
   *[Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
     if (this.kind === 'array') {
-      for (const e of this.doc.indexOf(this, this.offset, true)!.entries) yield this.materialize(e.offset, e.kind);
+      for (const e of this.doc.indexOf(this, this.offset, true)!.entries) yield this.materialize(e.offset, e.kind, KIND_ARRAY);
     } else {
       for (const k of this.keys()) yield [k, this.get(k)!];
     }
@@ -217,7 +212,7 @@ export class LazyNode {
 
   /** The whole value as JSON.parse would give it. */
   toJS(): unknown {
-    return this.materialize(this.offset, this.kind === 'array' ? KIND_ARRAY : KIND_OBJECT, this.within);
+    return this.materialize(this.offset, this.kindCode(), this.within, true);
   }
 
   /** Releases the document's wasm memory now; every node of it becomes unusable. */
@@ -255,13 +250,16 @@ export class LazyNode {
     return out;
   }
 
+  private kindCode(): number {
+    return this.kind === 'object' ? KIND_OBJECT : KIND_ARRAY;
+  }
+
   /**
-   * The value at offset: a child of this node (`whole` undefined), or this node itself
-   * in full (`whole` = what it is a member of).
+   * The value at offset, a member of a container of kind `within` (ROOT: the document
+   * itself): a node for a container, unless `whole` asks for all of it as JS values.
    */
-  private materialize(offset: number, kind: number, whole?: number): LazyValue {
-    const within = whole ?? (this.kind === 'object' ? KIND_OBJECT : KIND_ARRAY);
-    if (whole === undefined && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
+  private materialize(offset: number, kind: number, within: number, whole = false): LazyValue {
+    if (!whole && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
       return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within);
     }
     const region = this.doc.live();
