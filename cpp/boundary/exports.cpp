@@ -44,8 +44,6 @@ struct parse_report {
   uint32_t heap;               // pointer to the string heap (STRING_HEAP flag)
   uint32_t heap_bytes;         // its length in bytes
   uint32_t heap_units;         // its length decoded, in UTF-16 units (= heap_bytes: ASCII)
-  uint32_t heap_marks;         // pointer to the chunk marks: (byte, unit) pairs
-  uint32_t heap_mark_count;    // number of pairs
 };
 parse_report g_report;
 
@@ -110,8 +108,6 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.heap = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap.data()));
   g_report.heap_bytes = static_cast<uint32_t>(g_tape.heap.size());
   g_report.heap_units = static_cast<uint32_t>(g_tape.heap_units);
-  g_report.heap_marks = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap_marks.data()));
-  g_report.heap_mark_count = static_cast<uint32_t>(g_tape.heap_marks.size() / 2);
   return &g_report;
 }
 

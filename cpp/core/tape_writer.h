@@ -32,11 +32,6 @@ struct container_frame {
   bool flag;
 };
 
-// The string heap is decoded by JS in chunks of about this many UTF-16 units: a chunk's
-// string then stays below V8's large-object size (128 KB, two-byte text included), which
-// the engine allocates and frees far faster than one string of the whole heap.
-inline constexpr size_t kHeapChunkUnits = 48 * 1024;
-
 struct tape_buffers {
   growable<uint32_t> words;
   growable<container_frame> frames;
@@ -46,11 +41,6 @@ struct tape_buffers {
   // back, and its length in UTF-16 units (tape offsets of those strings index it).
   growable<uint8_t> heap;
   size_t heap_units = 0;
-  // Where the heap's chunks after the first begin: (byte, unit) pairs, each at a string's
-  // start once kHeapChunkUnits units have passed since the previous chunk began. JS decodes
-  // the chunks one by one (docs/TAPE.md).
-  growable<uint32_t> heap_marks;
-  size_t heap_next_mark = kHeapChunkUnits;
   bool saw_replacement = false;    // some string contained U+FFFD
   bool escaped_surrogate = false;  // some \u escape wrote a surrogate into utf16
   void clear() {
@@ -61,8 +51,6 @@ struct tape_buffers {
     utf16.clear();
     heap.clear();
     heap_units = 0;
-    heap_marks.clear();
-    heap_next_mark = kHeapChunkUnits;
   }
 };
 
@@ -299,7 +287,6 @@ class tape_writer {
     size_t len = static_cast<size_t>(s.end - s.begin);
     // Whole 16-byte copies: the input's padding covers the over-read, the extra
     // capacity the over-write.
-    if (out_.heap_units >= out_.heap_next_mark && !mark_heap_chunk()) return false;
     if (!out_.heap.reserve_more(len + 16)) return false;
     uint8_t* dst = out_.heap.end_ptr();
     for (size_t i = 0; i < len; i += 16) std::memcpy(dst + i, s.begin + i, 16);
@@ -315,7 +302,6 @@ class tape_writer {
   // engine's slower UTF-8 decode of the whole heap (gsoc-2018.json: 0.3x).
   __attribute__((noinline)) bool put_escaped_heap(tape::tag t, tape::tag t_esc, uint32_t id, const string_span& s) {
     if (s.has_non_ascii) return put_escaped(t_esc, id, s);
-    if (out_.heap_units >= out_.heap_next_mark && !mark_heap_chunk()) return false;
     if (!out_.heap.reserve_more(static_cast<size_t>(s.end - s.begin) + Kernel::width)) return false;
     size_t n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
     if (n == kNotAscii) return put_escaped(t_esc, id, s);
@@ -323,14 +309,6 @@ class tape_writer {
     size_t begin = out_.heap_units;
     out_.heap_units += n;
     return put3(tape::word(t, id), begin, out_.heap_units);
-  }
-  // A new heap chunk begins with the string about to be appended.
-  __attribute__((noinline)) bool mark_heap_chunk() {
-    if (!out_.heap_marks.reserve_more(2)) return false;
-    out_.heap_marks.push_unchecked(static_cast<uint32_t>(out_.heap.size()));
-    out_.heap_marks.push_unchecked(static_cast<uint32_t>(out_.heap_units));
-    out_.heap_next_mark = out_.heap_units + kHeapChunkUnits;
-    return true;
   }
   __attribute__((noinline)) bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);

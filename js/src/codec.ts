@@ -221,7 +221,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
         keys.clear();
         report = runParse(region.ptr, region.len, flags, input);
       }
-      const text: TextSource | (() => string | TextSource) = isString
+      const text: TextSource | (() => string) = isString
         ? input
         : decodeEach
           ? eachStringDecoder(input)
@@ -238,31 +238,20 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     return reviver ? revive(value, records!.root, reviver) : value;
   }
 
-  /** The text of a parse's string heap (FLAG_STRING_HEAP), decoded chunk by chunk. */
-  function stringHeapText(report: number): TextSource {
+  /** The text of a parse's string heap (FLAG_STRING_HEAP). */
+  function stringHeapText(report: number): string {
     const i32 = memory.wide().i32;
     const ptr = i32[report + 10] >>> 0;
     const bytes = i32[report + 11] >>> 0;
-    const units = i32[report + 12] >>> 0;
-    const markCount = i32[report + 14] >>> 0;
-    // Chunk k spans bytes[k] .. bytes[k + 1] of the heap, units[k] .. units[k + 1] decoded.
-    const byteMarks = new Array<number>(markCount + 2);
-    const unitMarks = new Array<number>(markCount + 2);
-    byteMarks[0] = unitMarks[0] = 0;
-    const marks = (i32[report + 13] >>> 0) >>> 2;
-    for (let k = 0; k < markCount; k++) {
-      byteMarks[k + 1] = i32[marks + 2 * k] >>> 0;
-      unitMarks[k + 1] = i32[marks + 2 * k + 1] >>> 0;
-    }
-    byteMarks[markCount + 1] = bytes;
-    unitMarks[markCount + 1] = units;
-    return new HeapText(memory.bytes(), ptr, byteMarks, unitMarks);
+    // As many UTF-16 units as bytes: all ASCII.
+    if (bytes === i32[report + 12] >>> 0) return decodeAscii(memory.bytes(), ptr, ptr + bytes);
+    return decodeUtf8(memory.bytes(), ptr, ptr + bytes);
   }
 
   /** Builds the value of the tape a report describes; `source` is the document as text. */
   function buildFromReport(
     report: number,
-    source: TextSource | (() => string | TextSource),
+    source: TextSource | (() => string),
     records: { root?: ParseRecord } | undefined,
     illFormed: boolean,
     policy?: BuildPolicy,
@@ -590,41 +579,6 @@ function bigintFlags(arg: unknown): number {
   if (mode === 'unsafe') return FLAG_BIGINTS_UNSAFE;
   if (mode === 'always') return FLAG_BIGINTS_ALL;
   throw new TypeError(`wasmjson.parse: options.bigint must be 'never', 'unsafe' or 'always', got ${String(mode)}`);
-}
-
-/**
- * A parse's string heap as text, decoded a chunk at a time when a string of the chunk is
- * first asked for (the build asks in heap order). No string spans two chunks.
- */
-class HeapText implements TextSource {
-  private chunk = '';
-  private unitBegin = 0;
-  private unitEnd = 0;
-  private index = 0;
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly ptr: number,
-    private readonly byteMarks: number[],
-    private readonly unitMarks: number[],
-  ) {}
-  slice(begin: number, end: number): string {
-    if (begin < this.unitBegin || begin >= this.unitEnd) this.load(begin);
-    return this.chunk.slice(begin - this.unitBegin, end - this.unitBegin);
-  }
-  private load(unit: number): void {
-    const u = this.unitMarks;
-    let k = unit >= this.unitBegin ? this.index : 0;
-    while (k + 2 < u.length && u[k + 1] <= unit) k++;
-    const b = this.ptr + this.byteMarks[k];
-    const e = this.ptr + this.byteMarks[k + 1];
-    // As many UTF-16 units as bytes: all ASCII, which Latin-1 decodes faster.
-    const ascii = e - b === u[k + 1] - u[k];
-    this.chunk = ascii ? decodeAscii(this.bytes, b, e) : decodeUtf8(this.bytes, b, e);
-    this.index = k;
-    this.unitBegin = u[k];
-    // The last chunk takes strings that begin at the heap's end (empty ones).
-    this.unitEnd = k + 2 < u.length ? u[k + 1] : Infinity;
-  }
 }
 
 /** Decodes strings one at a time from the input bytes. */

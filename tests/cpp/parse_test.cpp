@@ -22,7 +22,6 @@ struct parsed {
   std::vector<double> numbers;
   std::u16string utf16;
   std::string heap;
-  std::vector<uint32_t> heap_marks;
 };
 
 // One parser's state (stack, buffers, key and shape tables), as the wasm boundary keeps it.
@@ -36,7 +35,6 @@ struct parser_state {
     p.numbers.assign(tape_.numbers.data(), tape_.numbers.data() + tape_.numbers.size());
     p.utf16.assign(reinterpret_cast<const char16_t*>(tape_.utf16.data()), tape_.utf16.size());
     p.heap.assign(reinterpret_cast<const char*>(tape_.heap.data()), tape_.heap.size());
-    p.heap_marks.assign(tape_.heap_marks.data(), tape_.heap_marks.data() + tape_.heap_marks.size());
     return p;
   }
   byte_stack stack_;
@@ -557,66 +555,6 @@ TYPED_TEST(ParseTest, SingleValueChecksWhatFollows) {
     EXPECT_EQ(p.res.code, t.code) << t.text;
     EXPECT_EQ(p.res.offset, t.offset) << t.text;
   }
-}
-
-// The heap's chunk marks ((byte, unit) pairs) fall at the starts of strings, the first
-// once kHeapChunkUnits units are in the heap, each next one kHeapChunkUnits units or more
-// after the previous; bytes and units agree with the heap's text up to there.
-TYPED_TEST(ParseTest, StringHeapMarksChunksAtStringStarts) {
-  std::mt19937 rng(7);
-  const char* pieces[] = {"", "a", "abc\\n", "\u0041b", "é", "😀x", "k\u00e9"};
-  std::string doc = "[";
-  for (int i = 0; i < 60000; ++i) {
-    if (i) doc += ',';
-    if (i % 7 == 3) doc += R"({"k)" + std::to_string(i) + R"(":)";
-    doc += '"';
-    int parts = static_cast<int>(rng() % 4);
-    for (int j = 0; j < parts; ++j) doc += pieces[rng() % 7];
-    doc += '"';
-    if (i % 7 == 3) doc += '}';
-  }
-  doc += "]";
-  parsed p = this->run(doc, uint32_t{kSkipBom} | kStringHeap);
-  ASSERT_TRUE(p.res.ok());
-  // Every string or key entry in the heap, as (begin, end) units.
-  std::vector<std::pair<uint32_t, uint32_t>> ranges;
-  for (size_t i = 0; i < p.words.size();) {
-    uint32_t t = p.words[i] & tape::kTagMask;
-    if (t == tape::kString || t == tape::kKeyNew) {
-      ranges.emplace_back(p.words[i + 1], p.words[i + 2]);
-      i += 3;
-    } else if (t == tape::kStringEsc || t == tape::kKeyNewEsc) {
-      i += 5;
-    } else {
-      i += 1;
-    }
-  }
-  ASSERT_GE(p.heap_marks.size(), 4u);
-  // The heap's units up to each byte: UTF-8 lead bytes count 1, 4-byte ones 2.
-  std::vector<uint32_t> units_at(p.heap.size() + 1, 0);
-  for (size_t b = 0; b < p.heap.size(); ++b) {
-    auto c = static_cast<uint8_t>(p.heap[b]);
-    units_at[b + 1] = units_at[b] + ((c & 0xC0) == 0x80 ? 0 : c >= 0xF0 ? 2 : 1);
-  }
-  uint32_t previous = 0;
-  for (size_t m = 0; m < p.heap_marks.size(); m += 2) {
-    uint32_t byte = p.heap_marks[m], unit = p.heap_marks[m + 1];
-    ASSERT_LE(byte, p.heap.size());
-    EXPECT_EQ(units_at[byte], unit);
-    EXPECT_GE(unit - previous, kHeapChunkUnits);
-    previous = unit;
-    // Some string begins there, and none spans it.
-    bool starts = false;
-    for (auto [b, e] : ranges) {
-      starts = starts || b == unit;
-      ASSERT_FALSE(b < unit && e > unit) << "string [" << b << ", " << e << ") spans the mark at " << unit;
-    }
-    EXPECT_TRUE(starts) << unit;
-  }
-  // A heap smaller than a chunk has no marks; the next document starts afresh.
-  parsed small = this->run(R"(["a", "b"])", uint32_t{kSkipBom} | kStringHeap);
-  ASSERT_TRUE(small.res.ok());
-  EXPECT_TRUE(small.heap_marks.empty());
 }
 
 TYPED_TEST(ParseTest, EscapesDecodeToUtf16) {

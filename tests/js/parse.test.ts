@@ -298,23 +298,6 @@ for (const flavor of FLAVORS) {
           expectSameValue(parse(bytes), expected, text.slice(0, 60));
         }
       }
-      // Heaps of many chunks (decoded one by one, docs/TAPE.md): all ASCII, and mixed,
-      // with empty strings, keys, ASCII escapes and long strings at chunk edges.
-      const rng = new Rng(11);
-      const pieces = ['', 'a', 'xyz', 'é', 'ключ', '😀', '\\n', '\\u0041', 'k'.repeat(70000)];
-      for (const ascii of [true, false]) {
-        const parts: string[] = [];
-        for (let i = 0; i < 40000; i++) {
-          let s = '';
-          for (let j = rng.int(4); j > 0; j--) {
-            const piece = pieces[rng.int(pieces.length - (i % 1000 === 0 ? 0 : 1))];
-            if (!ascii || /^[\x00-\x7f]*$/.test(piece)) s += piece;
-          }
-          parts.push(i % 5 === 0 ? `{"${s}k${i}":"${s}"}` : `"${s}"`);
-        }
-        const bytes = utf8('[' + parts.join(',') + ']');
-        expectSameValue(parse(bytes), JSON.parse(new TextDecoder().decode(bytes)), `chunked heap, ascii ${ascii}`);
-      }
       // A reviver sees the document's source text, so that path reads the whole document.
       const seen: string[] = [];
       parse(utf8('{"a":"é","b":[1]}'), (_k: string, v: unknown, ctx?: { source?: string }) => {
