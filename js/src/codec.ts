@@ -5,7 +5,7 @@ import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './erro
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
-import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, type LazyValue, type NavHost } from './navigate.js';
+import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
@@ -288,13 +288,13 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
    * The value starting at byte `begin` of a document already in wasm memory (at() and
    * lazy documents), parsed in place and validated in full: a member of an object or
    * array (`within` KIND_OBJECT or KIND_ARRAY) up to the comma or bracket that must
-   * follow it, or the root (`within` 0) up to the document's end. Offsets of errors are
+   * follow it, or the root (`within` ROOT) up to the document's end. Offsets of errors are
    * re-based to the document.
    */
   function parseValueAt(region: Region, begin: number, source: string | Uint8Array, within: number): unknown {
     const ptr = region.ptr + begin;
     const len = region.len - begin;
-    const flags = within === 0 ? 0 : FLAG_SINGLE_VALUE | (within === KIND_OBJECT ? FLAG_IN_OBJECT : 0);
+    const flags = within === ROOT ? 0 : FLAG_SINGLE_VALUE | (within === KIND_OBJECT ? FLAG_IN_OBJECT : 0);
     const report = wasm.wj_parse(ptr, len, flags) >>> 2;
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();

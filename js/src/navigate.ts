@@ -11,7 +11,7 @@ const NONE = 0xffffffff;
 /** Value kinds (nav::kind); as `within`, the container a value is a member of (0: the root). */
 export const KIND_OBJECT = 1;
 export const KIND_ARRAY = 2;
-const ROOT = 0;
+export const ROOT = 0;
 /** Array indexes are below 2^32 - 1, as in JS. */
 const MAX_INDEX = 4294967294;
 const encoder = new TextEncoder();
