@@ -11,7 +11,7 @@ import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, num
 import { outOfMemory } from './errors.js';
 import { copyOut } from './memory.js';
 import type { WasmExports } from './exports.js';
-import { decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
+import { decodeAscii, decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
 /** JSON.stringify's replacer: a function (holder, key, value), or a list of property names. */
 export type Replacer = ((this: any, key: string, value: any) => any) | readonly (string | number)[] | null;
@@ -300,7 +300,7 @@ class Writer {
     const flags = this.i32[r + 8];
     try {
       if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
-      if (!(flags & OUT_NON_ASCII) && this.nodeBuffer !== undefined) return this.nodeBuffer.latin1Slice(ptr, end);
+      if (!(flags & OUT_NON_ASCII)) return decodeAscii(this.u8, ptr, end);
       return decodeUtf8(this.u8, ptr, end);
     } catch (e) {
       // Longer than a string can be: JSON.stringify's own error.
