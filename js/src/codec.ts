@@ -113,24 +113,41 @@ export interface Codec {
 const KERNELS: Record<number, Flavor | undefined> = { 1: 'swar64', 2: 'simd128' };
 const encoder = new TextEncoder();
 
+/** A UTF-16 unit that is half of no pair. */
+const LONE_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+
+/** Whether the character at `at` follows an odd run of backslashes (it is escaped). */
+function escapedAt(source: string, at: number): boolean {
+  let backslashes = 0;
+  while (source.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
+}
+
 /**
  * A string with lone surrogates as the same JSON text with those written as \u escapes
  * (they can only be valid inside strings, where the escape means the same code unit),
- * so its UTF-8 copy in wasm loses nothing. Error offsets after them shift by 5 each.
- * One that an odd run of backslashes escapes is a bad escape, and stays one as U+FFFD.
+ * so its UTF-8 copy in wasm loses nothing. Error offsets after them shift by 5 each
+ * (originalOffset maps them back). One that an odd run of backslashes escapes is a bad
+ * escape, and stays one as U+FFFD.
  */
-function wellFormed<T extends string | Uint8Array>(source: T): T {
-  if (typeof source !== 'string' || source.isWellFormed()) return source;
-  return source.replace(
-    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (c: string, at: number) => {
-      let backslashes = 0;
-      while (source.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
-      return backslashes % 2 === 1 ? '\ufffd' : `\\u${c.charCodeAt(0).toString(16)}`;
-    },
-  ) as T;
+function wellFormed(source: string): string {
+  return source.replace(new RegExp(LONE_SURROGATE, 'g'), (c: string, at: number) =>
+    escapedAt(source, at) ? '\ufffd' : `\\u${c.charCodeAt(0).toString(16)}`,
+  );
 }
 
+/** The offset in `source` of what is at `offset` in wellFormed(source). */
+function originalOffset(source: string, offset: number): number {
+  let shift = 0;
+  for (const m of source.matchAll(new RegExp(LONE_SURROGATE, 'g'))) {
+    if (m.index + shift >= offset) break;
+    const extra = escapedAt(source, m.index) ? 0 : 5;
+    // Inside the escape written for this surrogate: the surrogate itself.
+    if (offset <= m.index + shift + extra) return m.index;
+    shift += extra;
+  }
+  return offset - shift;
+}
 
 /**
  * TextEncoder wrote each lone surrogate of a string input as U+FFFD, and the output
@@ -139,7 +156,7 @@ function wellFormed<T extends string | Uint8Array>(source: T): T {
  */
 function restoreLoneSurrogates(input: string, output: string): string {
   if (input.isWellFormed()) return output;
-  const originals = input.match(/\ufffd|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g) ?? [];
+  const originals = input.match(new RegExp(`\\ufffd|${LONE_SURROGATE}`, 'g')) ?? [];
   let k = 0;
   return output.replace(/\ufffd/g, () => originals[k++] ?? '\ufffd');
 }
@@ -389,11 +406,39 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   };
 
   function at(input: JsonInput, pointer: string): unknown {
-    return navigateTo(navHost, wellFormed(asInput(input, 'at')), pointer);
+    const source = asInput(input, 'at');
+    if (typeof source !== 'string' || source.isWellFormed()) return navigateTo(navHost, source, pointer);
+    return navigateTo(navHostFor(source), wellFormed(source), pointer);
   }
 
   function lazy(input: JsonInput): LazyValue {
-    return lazyDocument(navHost, wellFormed(asInput(input, 'lazy')));
+    const source = asInput(input, 'lazy');
+    if (typeof source !== 'string' || source.isWellFormed()) return lazyDocument(navHost, source);
+    return lazyDocument(navHostFor(source), wellFormed(source));
+  }
+
+  /**
+   * The navigator's host for a string with lone surrogates, navigated as wellFormed(original):
+   * its errors are placed in the original (offset, line, column, excerpt).
+   */
+  function navHostFor(original: string): NavHost {
+    const placed = (e: unknown): unknown => {
+      if (!(e instanceof JsonSyntaxError)) return e;
+      return new JsonSyntaxError(e.code, originalOffset(original, e.offset), original);
+    };
+    return {
+      ...navHost,
+      fail(code, byteOffset, source, len, ptr): never {
+        throw placed(failure(code, byteOffset, source, len, ptr));
+      },
+      valueAt(region, begin, source, within) {
+        try {
+          return parseValueAt(region, begin, source, within);
+        } catch (e) {
+          throw placed(e);
+        }
+      },
+    };
   }
 
   function canonicalize(input: unknown): unknown {

@@ -64,8 +64,11 @@ function wtf8KeyBytes(key: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-/** Per codec: a buffer in wasm memory that lookup keys and pointers are written into (grown as needed). */
-const keyBuffers = new WeakMap<NavHost, { ptr: number; capacity: number }>();
+/**
+ * Per codec (by its wasm exports: hosts made for one document share them): a buffer in
+ * wasm memory that lookup keys and pointers are written into (grown as needed).
+ */
+const keyBuffers = new WeakMap<WasmExports, { ptr: number; capacity: number }>();
 
 /**
  * Writes a well-formed key's (or pointer's) UTF-8 into the codec's key buffer: no
@@ -75,16 +78,16 @@ const keyBuffers = new WeakMap<NavHost, { ptr: number; capacity: number }>();
  */
 function placeKey(host: NavHost, key: string): { ptr: number; length: number } {
   const need = key.length * 3; // UTF-8 bytes per UTF-16 unit, at most
-  let buffer = keyBuffers.get(host);
+  let buffer = keyBuffers.get(host.wasm);
   if (buffer === undefined || buffer.capacity < need) {
     if (buffer !== undefined) host.wasm.wj_free(buffer.ptr);
     const capacity = Math.max(256, need);
     const ptr = host.wasm.wj_alloc(capacity) >>> 0;
     if (ptr === 0) {
-      keyBuffers.delete(host);
+      keyBuffers.delete(host.wasm);
       throw outOfMemory(capacity);
     }
-    keyBuffers.set(host, (buffer = { ptr, capacity }));
+    keyBuffers.set(host.wasm, (buffer = { ptr, capacity }));
   }
   const length = encoder.encodeInto(key, host.memory.bytes().subarray(buffer.ptr, buffer.ptr + buffer.capacity)).written;
   return { ptr: buffer.ptr, length };

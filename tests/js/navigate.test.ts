@@ -3,8 +3,23 @@
 import { describe, expect, it } from 'vitest';
 import { listShared, readShared } from '#files';
 import * as wasmjson from 'wasmjson';
-import { LazyNode } from 'wasmjson';
+import { LazyNode, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
+
+/** A lazy node's whole value (which reads and validates all of it); other values as they are. */
+function wholeValue(v: unknown): unknown {
+  return v instanceof LazyNode ? v.toJS() : v;
+}
+
+/** What f throws (undefined when it returns). */
+function errorOf(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
 
 const utf8 = new TextEncoder();
 
@@ -217,6 +232,26 @@ for (const flavor of FLAVORS) {
       // Escaped backslashes before it leave it a lone surrogate inside the string.
       expect(codec.at('["\\\\\ud800"]', '/0')).toBe('\\\ud800');
       expect(codec.at('["a\udc00"]', '/0')).toBe('a\udc00');
+    });
+
+    it('places errors in string input with lone surrogates where parse() places them', () => {
+      // Each lone surrogate reaches wasm as a 6-unit \u escape; errors count the input's units.
+      const cases: [string, string][] = [
+        ['{"a":"\ud800\udc00\ud800","b":[1,2 x]}', '/b'],
+        ['{"a":"\ud800\ud800\udfff","b":\n ["\udc00", tru]}', '/b/1'],
+        ['["\udbff", "\\\ud800", 1]', '/1'],
+        ['{"\ud800":1, "k":"\ud800\u0001"}', '/k'],
+      ];
+      for (const [text, pointer] of cases) {
+        const want = errorOf(() => codec.parse(text));
+        expect(want).toBeInstanceOf(SyntaxError);
+        for (const got of [errorOf(() => codec.at(text, pointer)), errorOf(() => wholeValue((codec.lazy(text) as LazyNode).at(pointer)))]) {
+          expect(got).toBeInstanceOf(SyntaxError);
+          const e = got as JsonSyntaxError;
+          const w = want as JsonSyntaxError;
+          expect([e.offset, e.line, e.column, e.excerpt, e.message]).toStrictEqual([w.offset, w.line, w.column, w.excerpt, w.message]);
+        }
+      }
     });
 
     it('agrees with JSON.parse + property access on corpus files', async () => {
