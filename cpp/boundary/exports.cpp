@@ -44,6 +44,8 @@ struct parse_report {
   uint32_t heap;               // pointer to the string heap (STRING_HEAP flag)
   uint32_t heap_bytes;         // its length in bytes
   uint32_t heap_units;         // its length decoded, in UTF-16 units (= heap_bytes: ASCII)
+  uint32_t heap_pieces;        // pointer to the byte offsets where pieces after the first begin
+  uint32_t heap_piece_count;   // how many (the tape has as many piece markers)
 };
 parse_report g_report;
 
@@ -108,6 +110,8 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_report.heap = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap.data()));
   g_report.heap_bytes = static_cast<uint32_t>(g_tape.heap.size());
   g_report.heap_units = static_cast<uint32_t>(g_tape.heap_units);
+  g_report.heap_pieces = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap_pieces.data()));
+  g_report.heap_piece_count = static_cast<uint32_t>(g_tape.heap_pieces.size());
   return &g_report;
 }
 

@@ -17,7 +17,9 @@ enum tag : uint32_t {
   kDouble = 4,       // payload 0: the next value of the numbers array (float64);
                      //   payload kIntegerText (parse flag kBigInts*): an integer literal
                      //   JS makes a BigInt of, +2 words [begin, end) of its text as kString
-                     //   (no value in the numbers array)
+                     //   (no value in the numbers array);
+                     //   payload kHeapPiece: no value, a marker: the string heap's next
+                     //   piece begins (the parse flag kStringHeap, see tape_writer.h)
   kString = 5,       // +2 words: [begin, end) in UTF-16 units of the source text
   kStringEsc = 6,    // +4 words: [begin, end) of the UTF-16 side buffer (unescaped),
                      //   then [begin, end) of the raw content in the source text
@@ -36,6 +38,8 @@ enum tag : uint32_t {
 
 // kDouble's payload for an integer literal kept as text (see kDouble).
 inline constexpr uint32_t kIntegerText = 1;
+// kDouble's payload for the marker of the string heap's next piece (see kDouble).
+inline constexpr uint32_t kHeapPiece = 2;
 
 inline constexpr uint32_t kTagBits = 4;
 inline constexpr uint32_t kTagMask = 15;

@@ -12,6 +12,8 @@ const T_FALSE = 1;
 const T_TRUE = 2;
 const T_INT = 3;
 const T_DOUBLE = 4;
+/** kDouble with payload kHeapPiece: the string heap's next piece begins (no value). */
+const T_HEAP_PIECE = (2 << 4) | T_DOUBLE;
 const T_STRING = 5;
 const T_STRING_ESC = 6;
 const T_KEY = 7;
@@ -108,6 +110,11 @@ export interface Tape {
   numbersStart: number;
   utf16: Uint16Array; // all of memory as u16
   utf16Start: number;
+  /**
+   * With a string heap read in pieces: the next piece's text, asked for at each piece
+   * marker of the tape (whose later string offsets count from that piece's start).
+   */
+  nextPiece: (() => string) | undefined;
 }
 
 export function utf16String(u16: Uint16Array, begin: number, end: number): string {
@@ -176,7 +183,8 @@ const savedStoreKeys: boolean[] = [];
 const objectIndexes: number[] = [];
 
 /**
- * Builds the value. `text` is the document as a JS string (tape offsets index it).
+ * Builds the value. `text` is the document as a JS string (tape offsets index it), or
+ * with a string heap, its current piece (replaced at each piece marker).
  * With `records`, every primitive entry carries two extra words (its source range) and
  * a ParseRecord tree is built alongside; it is returned in records.root.
  */
@@ -236,6 +244,10 @@ export function buildValue(
           if (w === T_DOUBLE) {
             v = f64[ni++];
             i += 1;
+          } else if (w === T_HEAP_PIECE) {
+            text = tape.nextPiece!();
+            i += 1;
+            continue;
           } else {
             // An integer literal as text (options.bigint): its digits, as a string's range.
             v = BigInt(text.slice(w32[i + 1], w32[i + 2]));

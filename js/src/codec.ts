@@ -161,6 +161,8 @@ function restoreLoneSurrogates(input: string, output: string): string {
   return output.replace(/\ufffd/g, () => originals[k++] ?? '\ufffd');
 }
 const OUT_OF_MEMORY = 18;
+/** buildFromReport's source for a parse with a string heap (FLAG_STRING_HEAP): its pieces. */
+const HEAP_PIECES = Symbol('string heap');
 /**
  * Stand-ins for the units of an indent (at most 10): control characters that are not
  * whitespace, which no JSON text holds raw, so in reformatted text they can only be
@@ -238,12 +240,12 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
         keys.clear();
         report = runParse(region.ptr, region.len, flags, input);
       }
-      const text: TextSource | (() => string) = isString
+      const text: TextSource | (() => string) | typeof HEAP_PIECES = isString
         ? input
         : decodeEach
           ? eachStringDecoder(input)
           : stringHeap
-            ? () => stringHeapText(report)
+            ? HEAP_PIECES
             : () => decodeUtf8(input);
       value = buildFromReport(report, text, records, illFormed, policy);
     } catch (e) {
@@ -255,24 +257,40 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     return reviver ? revive(value, records!.root, reviver) : value;
   }
 
-  /** The text of a parse's string heap (FLAG_STRING_HEAP). */
-  function stringHeapText(report: number): string {
+  /**
+   * A parse's string heap (FLAG_STRING_HEAP), read one piece at a time: the first
+   * piece's text (the whole heap when it has one piece: no reader is made then) and
+   * the function the build calls at each piece marker for the next.
+   */
+  function stringHeapPieces(report: number): { first: string; next: (() => string) | undefined } {
     const i32 = memory.wide().i32;
-    const ptr = i32[report + 10] >>> 0;
+    const heap = i32[report + 10] >>> 0;
     const bytes = i32[report + 11] >>> 0;
     // As many UTF-16 units as bytes: all ASCII.
-    if (bytes === i32[report + 12] >>> 0) return decodeAscii(memory.bytes(), ptr, ptr + bytes);
-    return decodeUtf8(memory.bytes(), ptr, ptr + bytes);
+    const decode = bytes === i32[report + 12] >>> 0 ? decodeAscii : decodeUtf8;
+    const count = i32[report + 14] >>> 0;
+    if (count === 0) return { first: decode(memory.bytes(), heap, heap + bytes), next: undefined };
+    const starts = i32[report + 13] >>> 2;
+    const bounds = [0];
+    for (let j = 0; j < count; j++) bounds.push(i32[starts + j] >>> 0);
+    bounds.push(bytes);
+    let k = 0; // pieces decoded so far
+    const piece = (): string => {
+      k++;
+      return decode(memory.bytes(), heap + bounds[k - 1], heap + bounds[k]);
+    };
+    return { first: piece(), next: piece };
   }
 
   /** Builds the value of the tape a report describes; `source` is the document as text. */
   function buildFromReport(
     report: number,
-    source: TextSource | (() => string),
+    source: TextSource | (() => string) | typeof HEAP_PIECES,
     records: { root?: ParseRecord } | undefined,
     illFormed: boolean,
     policy?: BuildPolicy,
   ): unknown {
+    const pieces = source === HEAP_PIECES ? stringHeapPieces(report) : undefined;
     const { i32, f64, u16 } = memory.wide();
     const start = i32[report + 2] >>> 2;
     const units = i32[report + 8] >>> 0;
@@ -289,8 +307,9 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       numbersStart: i32[report + 4] >>> 3,
       utf16: u16,
       utf16Start,
+      nextPiece: pieces?.next,
     };
-    const text = typeof source === 'function' ? source() : source;
+    const text = pieces !== undefined ? pieces.first : typeof source === 'function' ? source() : (source as TextSource);
     try {
       return buildValue(tape, text, keys, records, illFormed, policy);
     } catch (e) {

@@ -22,6 +22,7 @@ struct parsed {
   std::vector<double> numbers;
   std::u16string utf16;
   std::string heap;
+  std::vector<uint32_t> heap_pieces;
 };
 
 // One parser's state (stack, buffers, key and shape tables), as the wasm boundary keeps it.
@@ -35,6 +36,7 @@ struct parser_state {
     p.numbers.assign(tape_.numbers.data(), tape_.numbers.data() + tape_.numbers.size());
     p.utf16.assign(reinterpret_cast<const char16_t*>(tape_.utf16.data()), tape_.utf16.size());
     p.heap.assign(reinterpret_cast<const char*>(tape_.heap.data()), tape_.heap.size());
+    p.heap_pieces.assign(tape_.heap_pieces.data(), tape_.heap_pieces.data() + tape_.heap_pieces.size());
     return p;
   }
   byte_stack stack_;
@@ -498,6 +500,54 @@ TYPED_TEST(ParseTest, StringHeapHoldsStringsWithoutEscapes) {
     EXPECT_EQ(q.words[2], 2u);
     EXPECT_EQ(q.words[3], 4u);
   }
+}
+
+// The heap is read in pieces: a string that starts kHeapPieceBytes or more past the
+// current piece's start begins the next piece, with a marker on the tape before its
+// entry; string ranges count UTF-16 units from their piece's start.
+TYPED_TEST(ParseTest, StringHeapPieces) {
+  std::string big(kHeapPieceBytes - 10, 'x');   // piece 0 ends after the next string
+  std::string wide = "é" + std::string(kHeapPieceBytes, 'y');  // a piece of its own
+  std::string doc = R"([")" + big + R"(", "0123456789ab", "é\n", "\u0041\t", ")" + wide + R"(", {"kk": "z"}])";
+  parsed p = this->run(doc, uint32_t{kSkipBom} | kStringHeap);
+  ASSERT_TRUE(p.res.ok());
+  uint32_t piece1 = static_cast<uint32_t>(big.size() + 12);
+  uint32_t piece2 = piece1 + 2;  // "A\t": escaped, ASCII decoded; "é\n" stays UTF-16
+  EXPECT_EQ(p.heap, big + "0123456789ab" + "A\t" + wide + "kk" + "z");
+  EXPECT_EQ(p.heap_pieces, (std::vector<uint32_t>{piece1, static_cast<uint32_t>(piece2 + wide.size())}));
+  uint32_t marker = word(tape::kDouble, tape::kHeapPiece);
+  uint32_t wide_units = static_cast<uint32_t>(wide.size() - 1);  // é: 2 bytes, 1 unit
+  std::vector<uint32_t> expected = {
+      word(tape::kArrayBegin),
+      word(tape::kString), 0, static_cast<uint32_t>(big.size()),
+      word(tape::kString), static_cast<uint32_t>(big.size()), piece1,
+      word(tape::kStringEsc), 0, 2, 0, 0,
+      marker,
+      word(tape::kString), 0, 2,                // "A\t": the second piece's start
+      word(tape::kString), 2, 2 + wide_units,   // still the second piece (it began < 64 KiB before)
+      word(tape::kObjectBegin, 1),
+      marker,
+      word(tape::kKeyNew, 0), 0, 2,             // "kk" opens the third piece
+      word(tape::kString), 2, 3,
+      word(tape::kObjectEnd, 1),
+      word(tape::kArrayEnd),
+  };
+  ASSERT_EQ(p.words.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    // The escaped entry's source range is not what this test is about.
+    if (i == 10 || i == 11) continue;
+    EXPECT_EQ(p.words[i], expected[i]) << "word " << i;
+  }
+  // A document of many strings: every piece boundary is a marker, ranges stay in piece.
+  std::string many = "[";
+  for (int i = 0; i < 20000; ++i) many += (i ? ",\"" : "\"") + std::to_string(i) + std::string(i % 13, 'q') + "\"";
+  many += "]";
+  parsed m = this->run(many, uint32_t{kSkipBom} | kStringHeap);
+  ASSERT_TRUE(m.res.ok());
+  size_t markers = 0;
+  for (size_t i = 0; i < m.words.size(); i += tape::entry_words(m.words[i])) markers += m.words[i] == marker;
+  EXPECT_EQ(markers, m.heap_pieces.size());
+  EXPECT_GE(markers, m.heap.size() / kHeapPieceBytes - 1);
 }
 
 // With kStringHeap, escaped strings and keys whose decoded text is ASCII go to the heap

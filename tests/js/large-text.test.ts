@@ -47,6 +47,29 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('parse(bytes) reads a string heap of many pieces (keys, escapes, BigInt text)', () => {
+      // The heap's pieces begin every 64 KiB at a string: keys met for the first time,
+      // strings whose escapes decode to ASCII, non-ASCII ones and integer text all land
+      // on both sides of piece starts.
+      const members: string[] = [];
+      for (let i = 0; i < 6000; i++) {
+        const pad = 'p'.repeat(i % 37);
+        members.push(
+          `"key${i}${pad}": {"s": "${pad}\\n\\u0041${i}", "t": "é${pad}${i}", "n": ${90071992547409930n + BigInt(i)}, "k${i % 7}": "${pad}"}`,
+        );
+      }
+      const text = `{${members.join(',')}}`;
+      const bytes = utf8.encode(text);
+      expect(codec.parse(bytes)).toStrictEqual(JSON.parse(text));
+      const big = codec.parse(bytes, { bigint: 'unsafe' }) as Record<string, { n: bigint; s: string }>;
+      const keys = Object.keys(JSON.parse(text));
+      expect(Object.keys(big)).toStrictEqual(keys);
+      keys.forEach((k, i) => {
+        expect(big[k].n).toBe(90071992547409930n + BigInt(i));
+        expect(big[k].s).toBe(`${'p'.repeat(i % 37)}\nA${i}`);
+      });
+    });
+
     it('parse reads long escaped text (UTF-16 pieces) as JSON.parse does', () => {
       for (let shift = 0; shift < 4; shift++) {
         // Strings with an escape are decoded to UTF-16 in wasm; their text passes 256 KiB,
