@@ -297,6 +297,35 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy().at(): pointers from the same containers agree, first by a wasm path, then by indexes', () => {
+      // A container is listed on the second pointer evaluated from it: each round below
+      // mixes both ways, and duplicate keys at every level must give the last value.
+      const text =
+        '{"a":{"x":1,"b":[10,{"c":2}]},"s":"str","a":{"b":[20,{"c":3,"c":4},[[{"~/":5}]]],"x":6},"n":[[],{}]}';
+      const value = JSON.parse(text);
+      const pointers = ['/a/b/1/c', '/a/x', '/a/b/0', '/a/b/2/0/0/~0~1', '/s', '/s/0', '/a/b/3', '/a/b/01', '/a/b/-',
+        '/n/0', '/n/1', '/n/0/0', '/a/x/y', '/missing/x', '', '/a/b/2/0/0'];
+      const walk = (p: string): unknown => {
+        let v: unknown = value;
+        for (const t of p === '' ? [] : p.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+          if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, t)) return undefined;
+          if (Array.isArray(v) && !/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
+          v = (v as Record<string, unknown>)[t];
+        }
+        return v;
+      };
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input) as LazyNode;
+        for (let round = 0; round < 3; round++) {
+          for (const p of pointers) expect(wholeValue(doc.at(p)), `${p} round ${round}`).toStrictEqual(walk(p));
+          const inner = doc.at('/a/b') as LazyNode;
+          expect(wholeValue(inner.at('/1/c'))).toBe(4);
+          expect(wholeValue(inner.at('/2/0'))).toStrictEqual([{ '~/': 5 }]);
+        }
+        doc.free();
+      }
+    });
+
     it('lazy(): scalars read as JSON.parse reads them, and bad ones still throw', () => {
       const long = 'x'.repeat(300) + '\\n\\u00e9';
       const text = `[-0, 1e400, -1e-400, 123456789012345678901234567890, 0.1, true, false, null, "", "a\\"b\\\\", "\\ud83d\\ude00\\u0000", "é\ufffd", "\\ud800", "${long}", "\ud800x"]`;
