@@ -325,6 +325,14 @@ class Writer {
     if (typeof replacer === 'function') replacerFn = replacer as typeof replacerFn;
     else if (isArray(replacer)) propertyList = toPropertyList(replacer);
     const gap = toGap(space);
+    if (!keepLone && pairsAcrossRepeats(gap)) {
+      // encode: TextEncoder reads the whole text, where such a gap's repetitions (depth
+      // 2 and deeper) join a high and a low surrogate into one character; written one
+      // gap at a time they would be two U+FFFD. The text is made with lone surrogates
+      // kept, then encoded as TextEncoder encodes it.
+      keepLone = true;
+      finish = ((s: Session) => encoder.encode(this.text(s))) as unknown as (s: Session) => T;
+    }
 
     const outermost = this.active === 0;
     if (outermost && this.nextKeyId >= MAX_KEYS) {
@@ -727,6 +735,13 @@ function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): st
 
 /** JSON.stringify's gap from its space argument. */
 /** JSON.stringify's rule for its space argument (also prettify's indent). */
+/** Whether a gap ends with a high surrogate and starts with a low one (two repetitions make a pair). */
+function pairsAcrossRepeats(gap: string): boolean {
+  const first = gap.charCodeAt(0);
+  const last = gap.charCodeAt(gap.length - 1);
+  return first >= 0xdc00 && first <= 0xdfff && last >= 0xd800 && last <= 0xdbff;
+}
+
 export function toGap(space: unknown): string {
   if (typeof space === 'object' && space !== null) {
     if (hasSlot(numberValueOf, space)) space = Number(space);

@@ -158,7 +158,7 @@ const REPLACERS: [string, any][] = [
   ['list-empty', []],
 ];
 
-const SPACES: any[] = [undefined, null, 0, 1, 2, 4, 10, 11, 100, -1, 3.9, NaN, Infinity, '', ' ', '\t', 'abc', '0123456789ABC', '\u00e9\u3042', '\ud800', new Number(3), new String('--'), true, {}];
+const SPACES: any[] = [undefined, null, 0, 1, 2, 4, 10, 11, 100, -1, 3.9, NaN, Infinity, '', ' ', '\t', 'abc', '0123456789ABC', '\u00e9\u3042', '\ud800', '\udc00\ud800', '\udc00-\udbff', new Number(3), new String('--'), true, {}];
 
 for (const flavor of FLAVORS) {
   describe(`stringify and encode (${flavor})`, async () => {
