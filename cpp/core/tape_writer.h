@@ -302,13 +302,19 @@ class tape_writer {
     size_t len = static_cast<size_t>(s.end - s.begin);
     // Whole 16-byte copies: the input's padding covers the over-read, the extra
     // capacity the over-write.
-    if (out_.heap.size() >= out_.next_piece && !start_piece()) return false;
     if (!out_.heap.reserve_more(len + 16)) return false;
     uint8_t* dst = out_.heap.end_ptr();
     for (size_t i = 0; i < len; i += 16) std::memcpy(dst + i, s.begin + i, 16);
-    out_.heap.advance(len);
+    return append_heap(w, len, s.end16 - s.begin16);
+  }
+  // Takes the `bytes` (`units` UTF-16 units) just written at the heap's end as a string
+  // and writes its entry (word w): the range in its piece, after the marker of a new
+  // piece when the string starts one.
+  WASMJSON_INLINE bool append_heap(uint32_t w, size_t bytes, size_t units) {
+    if (out_.heap.size() >= out_.next_piece && !start_piece()) return false;
+    out_.heap.advance(bytes);
     size_t begin = out_.heap_units - out_.piece_start_units;
-    out_.heap_units += s.end16 - s.begin16;
+    out_.heap_units += units;
     return put3(w, begin, out_.heap_units - out_.piece_start_units);
   }
   // The string about to be appended starts a new heap piece: its marker goes on the tape.
@@ -319,21 +325,16 @@ class tape_writer {
     return put(tape::word(tape::kDouble, tape::kHeapPiece));
   }
   // With a string heap, a string with escapes whose decoded text is ASCII joins the heap
-  // decoded, as a plain string's entry (tag t): JS then slices it from the heap's one
-  // decode like the others. The rest keep their escaped entry (tag t_esc) and UTF-16
-  // units: non-ASCII text in the heap would cost every document with escapes the
-  // engine's slower UTF-8 decode of the whole heap (gsoc-2018.json: 0.3x).
+  // decoded, as a plain string's entry (tag t): JS then slices it from its heap piece
+  // like the others. The rest keep their escaped entry (tag t_esc) and UTF-16 units:
+  // non-ASCII text in the heap would cost every document with escapes the engine's
+  // slower UTF-8 decode of its heap (gsoc-2018.json: 0.3x).
   __attribute__((noinline)) bool put_escaped_heap(tape::tag t, tape::tag t_esc, uint32_t id, const string_span& s) {
     if (s.has_non_ascii) return put_escaped(t_esc, id, s);
     if (!out_.heap.reserve_more(static_cast<size_t>(s.end - s.begin) + Kernel::width)) return false;
     size_t n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
     if (n == kNotAscii) return put_escaped(t_esc, id, s);
-    // (The unescaped text stays where it is: a new piece starts at the heap's end.)
-    if (out_.heap.size() >= out_.next_piece && !start_piece()) return false;
-    out_.heap.advance(n);
-    size_t begin = out_.heap_units - out_.piece_start_units;
-    out_.heap_units += n;
-    return put3(tape::word(t, id), begin, out_.heap_units - out_.piece_start_units);
+    return append_heap(tape::word(t, id), n, n);
   }
   __attribute__((noinline)) bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);

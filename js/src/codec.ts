@@ -425,15 +425,22 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   };
 
   function at(input: JsonInput, pointer: string): unknown {
-    const source = asInput(input, 'at');
-    if (typeof source !== 'string' || source.isWellFormed()) return navigateTo(navHost, source, pointer);
-    return navigateTo(navHostFor(source), wellFormed(source), pointer);
+    const { host, source } = navigable(asInput(input, 'at'));
+    return navigateTo(host, source, pointer);
   }
 
   function lazy(input: JsonInput): LazyValue {
-    const source = asInput(input, 'lazy');
-    if (typeof source !== 'string' || source.isWellFormed()) return lazyDocument(navHost, source);
-    return lazyDocument(navHostFor(source), wellFormed(source));
+    const { host, source } = navigable(asInput(input, 'lazy'));
+    return lazyDocument(host, source);
+  }
+
+  /**
+   * What the navigator reads, and its host: the input itself, or for a string with lone
+   * surrogates wellFormed(input), with a host that places errors in the input.
+   */
+  function navigable(input: string | Uint8Array): { host: NavHost; source: string | Uint8Array } {
+    if (typeof input !== 'string' || input.isWellFormed()) return { host: navHost, source: input };
+    return { host: navHostFor(input), source: wellFormed(input) };
   }
 
   /**

@@ -213,7 +213,7 @@ export class LazyNode {
       const token = tokens[k];
       let entry: Entry | undefined;
       if (node.kind === 'object') entry = index.byKey!.get(token);
-      else if (ARRAY_INDEX.test(token) && Number(token) <= MAX_INDEX) entry = index.entries[Number(token)];
+      else if (isArrayIndexKey(token)) entry = index.entries[Number(token)];
       if (entry === undefined) return undefined;
       if (k === tokens.length - 1) return node.materialize(entry.offset, entry.kind, node.kindCode());
       if (entry.kind !== KIND_OBJECT && entry.kind !== KIND_ARRAY) return undefined;
@@ -357,8 +357,9 @@ function restOfPointer(tokens: string[], k: number): string {
   return rest;
 }
 
+/** Whether a key names an array element (a canonical index below 2^32 - 1). */
 function isArrayIndexKey(k: string): boolean {
-  return ARRAY_INDEX.test(k) && Number(k) < 4294967295;
+  return ARRAY_INDEX.test(k) && Number(k) <= MAX_INDEX;
 }
 
 /** Runs a navigation export and returns its report's index, throwing its error. */
