@@ -13,6 +13,11 @@
 //   @jsonjoy.com/json-pack 1.x  JsonDecoder.read(bytes) / JsonEncoder.encode(value)
 //   canonicalize, json-canonicalize  RFC 8785 writers, over JSON.parse(text) (like the
 //                      canonicalize baseline)
+//   stream-json        parse-bytes: its tokenizer (jsonParser, packed values) feeding its
+//                      Assembler, the bytes decoded and fed in 64 KiB chunks as a file
+//                      stream delivers them; called synchronously, without stream
+//                      objects, its fastest use (a whole document as one chunk fails on
+//                      twitter.json in stream-json 3.8)
 
 import { losslessBigint } from './suite.mjs';
 
@@ -119,6 +124,40 @@ export async function loadPeers() {
       },
     });
   } else missing.push('@jsonjoy.com/json-pack');
+
+  const streamParser = await tryImport(() => import('stream-json/core/parser.js'));
+  const streamAssembler = await tryImport(() => import('stream-json/core/assembler.js'));
+  const streamDefs = await tryImport(() => import('stream-chain/defs.js'));
+  if (streamParser && streamAssembler && streamDefs) {
+    const { jsonParser } = streamParser;
+    const Assembler = streamAssembler.default ?? streamAssembler.Assembler;
+    const { none, isMany, getManyValues } = streamDefs;
+    const CHUNK = 64 * 1024;
+    const parseChunked = (bytes) => {
+      const tokenize = jsonParser({ packValues: true, streamValues: false });
+      const assembler = new Assembler();
+      const feed = (out) => {
+        if (out === none) return;
+        if (isMany(out)) for (const token of getManyValues(out)) assembler.consume(token);
+        else assembler.consume(out);
+      };
+      const decoder = new TextDecoder();
+      for (let i = 0; i < bytes.length; i += CHUNK) feed(tokenize(decoder.decode(bytes.subarray(i, i + CHUNK), { stream: true })));
+      feed(tokenize(decoder.decode()));
+      feed(tokenize(none));
+      if (!assembler.done) throw new Error('stream-json: no complete value');
+      return assembler.current;
+    };
+    peers.push({
+      name: 'stream-json',
+      ops: {
+        'parse-bytes': (doc) => {
+          const b = doc.bytes;
+          return () => parseChunked(b);
+        },
+      },
+    });
+  } else missing.push('stream-json');
 
   for (const [name, load, pick] of [
     ['canonicalize', () => import('canonicalize'), (m) => m.default ?? m],
