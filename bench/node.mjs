@@ -95,6 +95,9 @@ export function parseBenchArgs(argv, env = process.env) {
   return o;
 }
 
+/** Corpus files: JSON documents; .ndjson/.jsonl files are one document per line. */
+const CORPUS_FILE = /\.(json|ndjson|jsonl)$/i;
+
 /** JSON files of a folder (sorted), or the file itself; .ndjson/.jsonl are many documents. */
 export function readCorpusPath(p) {
   let st;
@@ -105,7 +108,7 @@ export function readCorpusPath(p) {
   }
   const paths = st.isDirectory()
     ? readdirSync(p)
-        .filter((f) => /\.(json|ndjson|jsonl)$/i.test(f))
+        .filter((f) => CORPUS_FILE.test(f))
         .sort()
         .map((f) => join(p, f))
     : [p];
@@ -115,7 +118,7 @@ export function readCorpusPath(p) {
 export const SHARED_CORPUS = resolve(root, '../shared/corpus');
 
 /**
- * The items to run: built-in corpus, ../shared/corpus (its .json files) and `paths`.
+ * The items to run: built-in corpus, ../shared/corpus (its .json and .ndjson files) and `paths`.
  * Returns { items, lines } (lines: what was included, to print).
  */
 export function collectItems({ builtin, shared, paths }) {
@@ -127,9 +130,9 @@ export function collectItems({ builtin, shared, paths }) {
   }
   if (shared) {
     if (existsSync(SHARED_CORPUS)) {
-      const files = readdirSync(SHARED_CORPUS).filter((f) => f.endsWith('.json')).sort();
+      const files = readdirSync(SHARED_CORPUS).filter((f) => CORPUS_FILE.test(f)).sort();
       for (const f of files) items.push(makeItem({ name: f, bytes: new Uint8Array(readFileSync(join(SHARED_CORPUS, f))), source: 'shared' }));
-      lines.push(`corpus: ${files.length} .json files from ${relative(process.cwd(), SHARED_CORPUS) || SHARED_CORPUS}`);
+      lines.push(`corpus: ${files.length} files (.json, .ndjson) from ${relative(process.cwd(), SHARED_CORPUS) || SHARED_CORPUS}`);
     } else {
       lines.push(`corpus: ${SHARED_CORPUS} not present; built-in corpus only`);
     }

@@ -1,7 +1,7 @@
 // A small static server for the browser benchmark page, on 127.0.0.1:
 //   /                        -> redirects to /bench/browser/
 //   /<repo path>             -> files of the repository (dist/, bench/, ...)
-//   /__bench/corpus.json     -> [{ name, url, source }]: ../shared/corpus/*.json + files given
+//   /__bench/corpus.json     -> [{ name, url, source }]: ../shared/corpus/*.json, *.ndjson + files given
 //   /__bench/shared/<name>   -> a file of ../shared/corpus
 //   /__bench/user/<i>        -> the i-th file given on the command line
 //   /__bench/peers.mjs       -> bench/peers.mjs and its packages bundled by esbuild (404 if
@@ -90,7 +90,7 @@ export async function startServer({ port = 0, files = [], shared = true } = {}) 
   }
   const corpus = [];
   if (shared && existsSync(sharedCorpus)) {
-    for (const n of readdirSync(sharedCorpus).filter((x) => x.endsWith('.json')).sort()) {
+    for (const n of readdirSync(sharedCorpus).filter((x) => /\.(json|ndjson|jsonl)$/i.test(x)).sort()) {
       corpus.push({ name: n, url: `/__bench/shared/${encodeURIComponent(n)}`, source: 'shared' });
     }
   }

@@ -110,9 +110,7 @@ TYPED_TEST(NavigateTest, SkipMatchesReferenceOnGeneratedDocuments) {
 
 TYPED_TEST(NavigateTest, SkipMatchesReferenceOnTheCorpus) {
   if (!testing_support::have_shared()) GTEST_SKIP() << "../shared not present";
-  for (const auto& f : testing_support::shared_files("corpus")) {
-    if (f.extension() != ".json") continue;
-    std::string text = testing_support::read_file(f);
+  for (auto [f, text] : testing_support::corpus_documents()) {
     if (text.size() > (1u << 20)) text.resize(1u << 20);  // every container of the first MiB
     check_every_container<TypeParam>(text);
   }

@@ -643,11 +643,9 @@ TYPED_TEST(ParseTest, ErrorsMatchValidate) {
 
 // Every kernel writes the same tape for every corpus file.
 TYPED_TEST(ParseTest, SameTapeAsTheScalarKernel) {
-  auto files = ts::shared_files("corpus");
-  if (files.empty()) GTEST_SKIP() << "../shared/corpus not present";
-  for (const auto& f : files) {
-    if (f.extension() != ".json") continue;
-    std::string text = ts::read_file(f);
+  auto docs = ts::corpus_documents();
+  if (docs.empty()) GTEST_SKIP() << "../shared/corpus not present";
+  for (const auto& [f, text] : docs) {
     parser_state<TypeParam> fresh;  // both start with empty key and shape tables
     parsed mine = fresh.run(text);
     parser_state<scalar_kernel> reference;

@@ -73,9 +73,7 @@ TYPED_TEST(ReformatTest, HandMadeCases) {
 TYPED_TEST(ReformatTest, CorpusRoundTrips) {
   using K = TypeParam;
   if (!testing_support::have_shared()) GTEST_SKIP() << "../shared not present";
-  for (const auto& f : testing_support::shared_files("corpus")) {
-    if (f.extension() != ".json") continue;
-    std::string text = testing_support::read_file(f);
+  for (const auto& [f, text] : testing_support::corpus_documents()) {
     // Whole files up to 1 MiB (the larger ones are covered by the fuzzers' seeds and
     // the JS round-trip test; this keeps the ASan run short).
     if (text.size() > (1u << 20)) continue;

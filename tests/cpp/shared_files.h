@@ -1,6 +1,7 @@
 // Access to ../shared (conformance suites, corpus). Absent on a fresh clone elsewhere:
 // tests that need it say so in one line and skip only that part.
 #pragma once
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +29,36 @@ inline std::vector<std::filesystem::path> shared_files(const std::string& sub) {
   for (auto& e : std::filesystem::directory_iterator(dir))
     if (e.is_regular_file()) out.push_back(e.path());
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A corpus document: a .json file, or one line of an .ndjson / .jsonl file.
+struct corpus_document {
+  std::string name;  // the file's name; "name:line" (1-based) for a line
+  std::string text;
+};
+
+// Every document of ../shared/corpus (none when it is not there).
+inline std::vector<corpus_document> corpus_documents() {
+  std::vector<corpus_document> out;
+  for (const auto& f : shared_files("corpus")) {
+    std::string ext = f.extension().string();
+    if (ext == ".json") {
+      out.push_back({f.filename().string(), read_file(f)});
+    } else if (ext == ".ndjson" || ext == ".jsonl") {
+      std::string all = read_file(f);
+      size_t line = 0;
+      for (size_t start = 0; start < all.size();) {
+        size_t end = all.find('\n', start);
+        if (end == std::string::npos) end = all.size();
+        size_t next = end + 1;
+        if (end > start && all[end - 1] == '\r') --end;
+        ++line;
+        if (end > start) out.push_back({f.filename().string() + ":" + std::to_string(line), all.substr(start, end - start)});
+        start = next;
+      }
+    }
+  }
   return out;
 }
 

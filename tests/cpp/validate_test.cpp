@@ -251,11 +251,9 @@ TYPED_TEST(ValidateTest, JSONTestSuite) {
 }
 
 TYPED_TEST(ValidateTest, CorpusFilesAreValidAndEveryTruncationIsNot) {
-  auto files = ts::shared_files("corpus");
-  if (files.empty()) GTEST_SKIP() << "../shared/corpus not present";
-  for (const auto& f : files) {
-    if (f.extension() != ".json") continue;
-    std::string text = ts::read_file(f);
+  auto docs = ts::corpus_documents();
+  if (docs.empty()) GTEST_SKIP() << "../shared/corpus not present";
+  for (const auto& [f, text] : docs) {
     EXPECT_TRUE(this->valid(text)) << f;
     // Cut points inside the document: a truncated JSON text is never valid.
     for (size_t cut : {text.size() / 3, text.size() / 2, text.size() * 9 / 10}) {

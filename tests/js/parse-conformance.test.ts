@@ -2,6 +2,7 @@
 // from strings and from bytes, in both flavors.
 import { describe, expect, it } from 'vitest';
 import { listShared, readShared } from '#files';
+import { corpusDocuments } from './support/corpus.js';
 import { codecFor, FLAVORS } from './support/flavors.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
@@ -44,10 +45,9 @@ for (const flavor of FLAVORS) {
     });
 
     it('corpus files: deep-equal to JSON.parse, from strings and bytes', async () => {
-      const names = await listShared('corpus');
-      if (!names) return console.log('../shared/corpus not present: skipped');
-      for (const name of names.filter((n) => n.endsWith('.json'))) {
-        const bytes = await readShared(`corpus/${name}`);
+      const docs = await corpusDocuments();
+      if (!docs) return console.log('../shared/corpus not present: skipped');
+      for (const { name, bytes } of docs) {
         const text = new TextDecoder().decode(bytes);
         const expected = JSON.parse(text);
         expect(codec.parse(text), name).toStrictEqual(expected);

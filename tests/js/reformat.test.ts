@@ -1,6 +1,6 @@
 // minify() and prettify(): whitespace rewritten, strings and numbers byte for byte.
 import { describe, expect, it } from 'vitest';
-import { listShared, readShared } from '#files';
+import { corpusDocuments } from './support/corpus.js';
 import * as wasmjson from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 
@@ -158,10 +158,9 @@ for (const flavor of FLAVORS) {
     });
 
     it('round-trip every corpus file', async () => {
-      const names = await listShared('corpus');
-      if (!names) return console.log('../shared/corpus not present: skipped');
-      for (const name of names.filter((n) => n.endsWith('.json'))) {
-        const bytes = await readShared(`corpus/${name}`);
+      const docs = await corpusDocuments();
+      if (!docs) return console.log('../shared/corpus not present: skipped');
+      for (const { name, bytes } of docs) {
         const text = fromUtf8.decode(bytes);
         const min = codec.minify(text);
         expect(JSON.parse(min), name).toStrictEqual(JSON.parse(text));
