@@ -39,6 +39,8 @@ export function pointerTokens(pointer: string): string[] {
   if (typeof pointer !== 'string') throw new TypeError('wasmjson: a JSON Pointer must be a string');
   if (pointer === '') return [];
   if (pointer[0] !== '/') throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': it must be empty or start with '/'`);
+  // Most pointers have no escapes: their tokens are the pieces between the slashes.
+  if (pointer.indexOf('~') < 0) return pointer.slice(1).split('/');
   return pointer
     .slice(1)
     .split('/')
@@ -93,17 +95,19 @@ function placeKey(host: NavHost, key: string): { ptr: number; length: number } {
   return { ptr: buffer.ptr, length };
 }
 
-interface Entry {
-  key: string | undefined;
-  offset: number;
-  kind: number;
-}
+/** A scalar's kind (nav::kind::scalar). */
+const KIND_SCALAR = 3;
 
-/** A container's children, listed once: lookups by key or index then cost no scan. */
+/**
+ * A container's children, listed once: lookups by key or index then cost no scan. Only
+ * offsets are kept (a child's kind is its first byte): no object per child, which made
+ * listing the long arrays of canada.json or marine_ik.json cost more than the scan.
+ */
 interface ContainerIndex {
-  entries: Entry[];
-  /** Objects: the last entry under each key (JSON.parse keeps the last duplicate). */
-  byKey: Map<string, Entry> | undefined;
+  /** Arrays: each element's offset, in order. */
+  offsets: Uint32Array | undefined;
+  /** Objects: the offset of the last value under each key (JSON.parse keeps the last duplicate). */
+  byKey: Map<string, number> | undefined;
 }
 
 /** A document in wasm memory: a buffer of its own until free(). */
@@ -144,15 +148,14 @@ class LazyDocument {
       this.lookups.set(offset, seen);
       if (seen < 2) return undefined;
     }
-    const entries = node.listEntries();
-    let byKey: Map<string, Entry> | undefined;
-    if (node.kind === 'object') {
-      byKey = new Map();
-      for (const e of entries) byKey.set(e.key!, e);
-    }
-    index = { entries, byKey };
+    index = node.listChildren();
     this.indexes.set(offset, index);
     return index;
+  }
+  /** The kind of the value at offset, from its first byte. */
+  kindAt(offset: number): number {
+    const b = this.host.memory.bytes()[this.live().ptr + offset];
+    return b === 0x7b ? KIND_OBJECT : b === 0x5b ? KIND_ARRAY : KIND_SCALAR;
   }
 }
 
@@ -176,19 +179,27 @@ export class LazyNode {
   /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
   get(key: string | number): LazyValue | undefined {
     const region = this.doc.live();
-    let found: { offset: number; kind: number } | undefined;
+    let offset: number | undefined;
     if (this.kind === 'array') {
       // As a JS array reads it: only canonical non-negative integers are elements.
       const i = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
       if (!Number.isInteger(i) || i < 0 || i > MAX_INDEX) return undefined;
       const index = this.doc.indexOf(this, this.offset, false);
-      found = index ? index.entries[i] : child(this.doc.host, region, this.doc.source, this.offset, undefined, i);
+      if (index === undefined) {
+        const found = child(this.doc.host, region, this.doc.source, this.offset, undefined, i);
+        return found === undefined ? undefined : this.materialize(found.offset, found.kind, KIND_ARRAY);
+      }
+      offset = index.offsets![i];
     } else {
       const k = String(key);
       const index = this.doc.indexOf(this, this.offset, false);
-      found = index ? index.byKey!.get(k) : child(this.doc.host, region, this.doc.source, this.offset, k, 0);
+      if (index === undefined) {
+        const found = child(this.doc.host, region, this.doc.source, this.offset, k, 0);
+        return found === undefined ? undefined : this.materialize(found.offset, found.kind, KIND_OBJECT);
+      }
+      offset = index.byKey!.get(k);
     }
-    return found === undefined ? undefined : this.materialize(found.offset, found.kind, this.kindCode());
+    return offset === undefined ? undefined : this.materialize(offset, this.doc.kindAt(offset), this.kindCode());
   }
 
   /**
@@ -211,13 +222,14 @@ export class LazyNode {
         return found === undefined ? undefined : node.materialize(found.offset, found.kind, found.within);
       }
       const token = tokens[k];
-      let entry: Entry | undefined;
-      if (node.kind === 'object') entry = index.byKey!.get(token);
-      else if (isArrayIndexKey(token)) entry = index.entries[Number(token)];
-      if (entry === undefined) return undefined;
-      if (k === tokens.length - 1) return node.materialize(entry.offset, entry.kind, node.kindCode());
-      if (entry.kind !== KIND_OBJECT && entry.kind !== KIND_ARRAY) return undefined;
-      node = new LazyNode(this.doc, entry.offset, entry.kind === KIND_OBJECT ? 'object' : 'array', node.kindCode());
+      let offset: number | undefined;
+      if (node.kind === 'object') offset = index.byKey!.get(token);
+      else if (isArrayIndexKey(token)) offset = index.offsets![Number(token)]; // (undefined past the end)
+      if (offset === undefined) return undefined;
+      const kind = this.doc.kindAt(offset);
+      if (k === tokens.length - 1) return node.materialize(offset, kind, node.kindCode());
+      if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) return undefined;
+      node = new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array', node.kindCode());
     }
     return node;
   }
@@ -225,7 +237,7 @@ export class LazyNode {
   /** Number of elements (arrays) or distinct keys (objects). */
   get length(): number {
     this.doc.live();
-    return this.kind === 'array' ? this.doc.indexOf(this, this.offset, true)!.entries.length : this.keys().length;
+    return this.kind === 'array' ? this.doc.indexOf(this, this.offset, true)!.offsets!.length : this.keys().length;
   }
 
   /** Keys in the order Object.keys(toJS()) gives them. */
@@ -240,7 +252,7 @@ export class LazyNode {
   /** Elements (arrays) or [key, value] pairs (objects, last duplicate wins). */
   *[Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
     if (this.kind === 'array') {
-      for (const e of this.doc.indexOf(this, this.offset, true)!.entries) yield this.materialize(e.offset, e.kind, KIND_ARRAY);
+      for (const offset of this.doc.indexOf(this, this.offset, true)!.offsets!) yield this.materialize(offset, this.doc.kindAt(offset), KIND_ARRAY);
     } else {
       for (const k of this.keys()) yield [k, this.get(k)!];
     }
@@ -264,26 +276,28 @@ export class LazyNode {
     this.free();
   }
 
-  /** @internal Lists the children in document order, by one wasm scan. */
-  listEntries(): Entry[] {
+  /** @internal Lists the children (see ContainerIndex), by one wasm scan. */
+  listChildren(): ContainerIndex {
     const { host, source } = this.doc;
     const region = this.doc.live();
     const r = call(host, source, region, host.wasm.wj_nav_entries(region.ptr, region.len, this.offset));
     const i32 = host.memory.wide().i32;
-    const bytes = host.memory.bytes();
     const list = i32[r + 5] >>> 2;
-    const out: Entry[] = [];
-    for (let i = 0; i < (i32[r + 4] >>> 0); i++) {
-      const kb = i32[list + 4 * i] >>> 0;
-      const ke = i32[list + 4 * i + 1] >>> 0;
-      const escaped = i32[list + 4 * i + 2] !== 0;
-      const offset = i32[list + 4 * i + 3] >>> 0;
-      const raw = this.kind === 'object' ? decodeUtf8(bytes, region.ptr + kb, region.ptr + ke) : undefined;
-      const key = raw !== undefined && escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
-      const b = bytes[region.ptr + offset];
-      out.push({ key, offset, kind: b === 0x7b ? KIND_OBJECT : b === 0x5b ? KIND_ARRAY : 3 });
+    const count = i32[r + 4] >>> 0;
+    // Each entry is four u32: key begin, key end, key escaped, value offset.
+    if (this.kind === 'array') {
+      const offsets = new Uint32Array(count);
+      for (let i = 0; i < count; i++) offsets[i] = i32[list + 4 * i + 3];
+      return { offsets, byKey: undefined };
     }
-    return out;
+    const bytes = host.memory.bytes();
+    const byKey = new Map<string, number>();
+    for (let i = 0; i < count; i++) {
+      const at = list + 4 * i;
+      const raw = decodeUtf8(bytes, region.ptr + (i32[at] >>> 0), region.ptr + (i32[at + 1] >>> 0));
+      byKey.set(i32[at + 2] !== 0 ? (JSON.parse(`"${raw}"`) as string) : raw, i32[at + 3] >>> 0);
+    }
+    return { offsets: undefined, byKey };
   }
 
   private kindCode(): number {

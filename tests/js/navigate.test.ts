@@ -276,7 +276,7 @@ for (const flavor of FLAVORS) {
     });
 
     it('lazy(): repeated lookups (served from a container index) agree with the first (a wasm scan)', () => {
-      const text = '{"a":[1,[2,3],{"x":null}],"b":{"k":1,"k":2,"__proto__":{"p":1}},"a":[4,5,[6]],"c":[]}';
+      const text = '{"a":[1,[2,3],{"x":null}],"b":{"k":1,"k":2,"__proto__":{"p":1}},"a":[4,5,[6]],"c":[],"d\\u0061t":7}';
       const value = JSON.parse(text);
       for (const input of [text, utf8.encode(text)]) {
         const doc = codec.lazy(input) as LazyNode;
@@ -290,6 +290,10 @@ for (const flavor of FLAVORS) {
           const a = doc.get('a') as LazyNode;
           for (const bad of [1.5, -1, 3, 2 ** 32 + 1, 4294967295, NaN, '01', '1e0', ' 1']) expect(a.get(bad as number)).toBeUndefined();
           expect(a.get('1')).toBe(5);
+          expect(a.length).toBe(3);
+          expect([...a].map((x) => wholeValue(x))).toStrictEqual(value.a);
+          expect(doc.get('dat')).toBe(7);
+          expect([...doc].map(([k, x]) => [k, wholeValue(x)])).toStrictEqual(Object.entries(value));
         }
         expect(doc.keys()).toStrictEqual(Object.keys(value));
         expect(doc.toJS()).toStrictEqual(value);
