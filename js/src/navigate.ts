@@ -135,19 +135,13 @@ class LazyDocument {
   indexOnSecondLookup(node: LazyNode, offset: number): ContainerIndex | undefined {
     const index = this.indexes.get(offset);
     if (index !== undefined) return index;
-    const seen = (this.pathLookups.get(offset) ?? 0) + 1;
-    this.pathLookups.set(offset, seen);
-    return seen < 2 ? undefined : this.indexOf(node, offset, true);
+    return secondSighting(this.pathLookups, offset) ? this.indexOf(node, offset, true) : undefined;
   }
   /** The index of the container at offset: built when `always`, or on its second lookup. */
   indexOf(node: LazyNode, offset: number, always: boolean): ContainerIndex | undefined {
     let index = this.indexes.get(offset);
     if (index !== undefined) return index;
-    if (!always && node.kind === 'array') {
-      const seen = (this.lookups.get(offset) ?? 0) + 1;
-      this.lookups.set(offset, seen);
-      if (seen < 2) return undefined;
-    }
+    if (!always && node.kind === 'array' && !secondSighting(this.lookups, offset)) return undefined;
     index = node.listChildren();
     this.indexes.set(offset, index);
     return index;
@@ -157,6 +151,13 @@ class LazyDocument {
     const b = this.host.memory.bytes()[this.live().ptr + offset];
     return b === 0x7b ? KIND_OBJECT : b === 0x5b ? KIND_ARRAY : KIND_SCALAR;
   }
+}
+
+/** Counts one more lookup of the container at offset; true from its second on. */
+function secondSighting(counts: Map<number, number>, offset: number): boolean {
+  const seen = (counts.get(offset) ?? 0) + 1;
+  counts.set(offset, seen);
+  return seen >= 2;
 }
 
 const registry =
@@ -179,26 +180,22 @@ export class LazyNode {
   /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
   get(key: string | number): LazyValue | undefined {
     const region = this.doc.live();
-    let offset: number | undefined;
+    // Arrays: the index i; objects: the key k.
+    let k: string | undefined;
+    let i = 0;
     if (this.kind === 'array') {
       // As a JS array reads it: only canonical non-negative integers are elements.
-      const i = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
+      i = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
       if (!Number.isInteger(i) || i < 0 || i > MAX_INDEX) return undefined;
-      const index = this.doc.indexOf(this, this.offset, false);
-      if (index === undefined) {
-        const found = child(this.doc.host, region, this.doc.source, this.offset, undefined, i);
-        return found === undefined ? undefined : this.materialize(found.offset, found.kind, KIND_ARRAY);
-      }
-      offset = index.offsets![i];
     } else {
-      const k = String(key);
-      const index = this.doc.indexOf(this, this.offset, false);
-      if (index === undefined) {
-        const found = child(this.doc.host, region, this.doc.source, this.offset, k, 0);
-        return found === undefined ? undefined : this.materialize(found.offset, found.kind, KIND_OBJECT);
-      }
-      offset = index.byKey!.get(k);
+      k = String(key);
     }
+    const index = this.doc.indexOf(this, this.offset, false);
+    if (index === undefined) {
+      const found = child(this.doc.host, region, this.doc.source, this.offset, k, i);
+      return found === undefined ? undefined : this.materialize(found.offset, found.kind, this.kindCode());
+    }
+    const offset = k === undefined ? index.offsets![i] : index.byKey!.get(k);
     return offset === undefined ? undefined : this.materialize(offset, this.doc.kindAt(offset), this.kindCode());
   }
 

@@ -733,8 +733,6 @@ function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): st
   return list;
 }
 
-/** JSON.stringify's gap from its space argument. */
-/** JSON.stringify's rule for its space argument (also prettify's indent). */
 /** Whether a gap ends with a high surrogate and starts with a low one (two repetitions make a pair). */
 function pairsAcrossRepeats(gap: string): boolean {
   const first = gap.charCodeAt(0);
@@ -742,6 +740,7 @@ function pairsAcrossRepeats(gap: string): boolean {
   return first >= 0xdc00 && first <= 0xdfff && last >= 0xd800 && last <= 0xdbff;
 }
 
+/** JSON.stringify's gap from its space argument (also prettify's indent). */
 export function toGap(space: unknown): string {
   if (typeof space === 'object' && space !== null) {
     if (hasSlot(numberValueOf, space)) space = Number(space);
