@@ -7,6 +7,8 @@
 // object whose shape (key sequence, numbered by wasm) was seen before is made by a
 // cached constructor holding one object literal, else property by property.
 
+import { grownInt32, ownElements, withOwnElements } from './own-elements.js';
+
 const T_NULL = 0;
 const T_FALSE = 1;
 const T_TRUE = 2;
@@ -45,21 +47,43 @@ const DICTIONARY_MIN = 128;
 
 const ObjectPrototype = Object.prototype;
 
-/** Key strings and object constructors by wasm id, kept across parses. */
+/** Key ids and shape ids wasm hands out before it resets its tables (key_table.h kMaxKeys, shape_table.h kMaxNodes). */
+const KEY_IDS = 8192;
+const SHAPE_IDS = 16384;
+
+/**
+ * Key strings and object constructors by wasm id, kept across parses. Every id has its
+ * element from the start (own-elements.ts); an id past them (not one wasm hands out
+ * today) grows the tables first.
+ */
 export class KeyCache {
-  strings: string[] = [];
-  constructors: (ObjectConstructor | undefined)[] = [];
-  sightings: number[] = [];
+  strings: string[] = ownElements(KEY_IDS, '');
+  constructors: (ObjectConstructor | undefined)[] = ownElements(SHAPE_IDS, undefined);
+  sightings = new Uint8Array(SHAPE_IDS);
   /**
-   * By shape: true when its keys pass every check of parse's options (no key repeats,
+   * By shape: 1 when its keys pass every check of parse's options (no key repeats,
    * none is `__proto__` or `constructor`), so objects of that shape skip the checks.
    */
-  unchecked: boolean[] = [];
+  unchecked = new Uint8Array(SHAPE_IDS);
   clear(): void {
-    this.strings.length = 0;
-    this.constructors.length = 0;
-    this.sightings.length = 0;
-    this.unchecked.length = 0;
+    this.strings.fill('');
+    this.constructors.fill(undefined);
+    this.sightings.fill(0);
+    this.unchecked.fill(0);
+  }
+  /** Room for key id `id` and shape id `shape`. */
+  grow(id: number, shape: number): void {
+    this.strings = withOwnElements(this.strings, id + 1, '');
+    this.constructors = withOwnElements(this.constructors, shape + 1, undefined);
+    if (this.sightings.length <= shape) {
+      const n = this.constructors.length;
+      const sightings = new Uint8Array(n);
+      sightings.set(this.sightings);
+      this.sightings = sightings;
+      const unchecked = new Uint8Array(n);
+      unchecked.set(this.unchecked);
+      this.unchecked = unchecked;
+    }
   }
 }
 
@@ -171,16 +195,36 @@ export class PolicyViolation {
 }
 
 // The stacks are reused across calls (and emptied after each, so they keep nothing
-// alive); a nested parse from a reviver runs after the outer build has finished.
-const values: unknown[] = [];
-const valueKeys: string[] = [];
-const valueRecs: ParseRecord[] = [];
-const bases: number[] = [];
-const savedKeys: string[] = [];
-// Per open container, its parent's storeKeys.
-const savedStoreKeys: boolean[] = [];
+// alive); a nested parse from a reviver runs after the outer build has finished. They
+// are used only below their length, and grown first (own-elements.ts): the value
+// stacks when top reaches it, the container stacks when depth does.
+let values: unknown[] = ownElements(1024, undefined);
+let valueKeys: string[] = ownElements(1024, '');
+// (Its free elements hold undefined.)
+let valueRecs: ParseRecord[] = ownElements(1024, undefined as unknown as ParseRecord);
+// Per open container: the value stack's top when it opened, and its parent's key and
+// storeKeys (1 or 0).
+let bases = new Int32Array(64);
+let savedKeys: string[] = ownElements(64, '');
+let savedStoreKeys = new Uint8Array(64);
 // With a policy: per open object, its index in document order.
-const objectIndexes: number[] = [];
+let objectIndexes = new Int32Array(64);
+
+function growValueStacks(min: number): void {
+  values = withOwnElements(values, min, undefined);
+  valueKeys = withOwnElements(valueKeys, values.length, '');
+  valueRecs = withOwnElements(valueRecs, values.length, undefined as unknown as ParseRecord);
+}
+
+function growContainerStacks(min: number): void {
+  bases = grownInt32(bases, min);
+  savedKeys = withOwnElements(savedKeys, bases.length, '');
+  if (savedStoreKeys.length < bases.length) {
+    const grown = new Uint8Array(bases.length);
+    grown.set(savedStoreKeys);
+    savedStoreKeys = grown;
+  }
+}
 
 /**
  * Builds the value. `text` is the document as a JS string (tape offsets index it), or
@@ -211,8 +255,10 @@ export function buildValue(
   let storeKeys = false;
   let top = 0;
   let highWater = 1; // the stack's extent in this call (checked when containers close)
+  let depth = 0; // open containers
   const checking = policy !== undefined;
   let objectsOpened = 0;
+  let objectsOpen = 0;
 
   let ni = tape.numbersStart;
   let i = tape.start;
@@ -282,70 +328,79 @@ export function buildValue(
             i += 5;
           }
           const id = w >>> 4;
-          if (id !== NO_ID) keys.strings[id] = key;
+          if (id !== NO_ID) {
+            if (id >= keys.strings.length) keys.grow(id, 0);
+            keys.strings[id] = key;
+          }
           continue;
         }
         case T_ARRAY_BEGIN:
         case T_OBJECT_BEGIN:
-          bases.push(top);
-          savedKeys.push(key);
-          savedStoreKeys.push(storeKeys);
+          if (depth === bases.length) growContainerStacks(depth + 1);
+          bases[depth] = top;
+          savedKeys[depth] = key;
+          savedStoreKeys[depth] = storeKeys ? 1 : 0;
+          depth++;
+          if ((w >>> 4) >= keys.constructors.length) keys.grow(0, w >>> 4);
           // A policy reads the keys of objects whose shape has not passed its checks.
           storeKeys =
             (w & 15) === T_OBJECT_BEGIN &&
-            (withSource || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined || (checking && keys.unchecked[w >>> 4] !== true));
+            (withSource || (w >>> 4) === 0 || keys.constructors[w >>> 4] === undefined || (checking && keys.unchecked[w >>> 4] !== 1));
           if (checking) {
-            if (bases.length > policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
-            if ((w & 15) === T_OBJECT_BEGIN) objectIndexes.push(objectsOpened++);
+            if (depth > policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
+            if ((w & 15) === T_OBJECT_BEGIN) {
+              objectIndexes = grownInt32(objectIndexes, objectsOpen + 1);
+              objectIndexes[objectsOpen++] = objectsOpened++;
+            }
           }
           i += 1;
           continue;
         case T_ARRAY_END: {
-          const base = bases.pop()!;
+          const base = bases[--depth];
           if (top > highWater) highWater = top;
           // Empty and one-element arrays as literals: cheaper than a slice() call.
           v = top === base ? [] : top - base === 1 ? [values[base]] : values.slice(base, top);
           if (withSource) rec = { value: v, elements: valueRecs.slice(base, top) };
           top = base;
-          key = savedKeys.pop()!;
-          storeKeys = savedStoreKeys.pop()!;
+          key = savedKeys[depth];
+          storeKeys = savedStoreKeys[depth] === 1;
           i += 1;
           break;
         }
         case T_NUMBER_ARRAY:
           // (An array of numbers and literals has no begin entry: its depth is checked here.)
-          if (checking && bases.length >= policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
+          if (checking && depth >= policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
           v = numberArray(f64, ni, w32[i + 1]);
           ni += w32[i + 1];
           i += 2;
           break;
         case T_SCALAR_ARRAY:
-          if (checking && bases.length >= policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
+          if (checking && depth >= policy.maxDepth) throw new PolicyViolation('depth', 0, 0, '');
           v = scalarArray(f64, w32, ni, w32[i + 1]);
           ni += w32[i + 1];
           i += 2;
           break;
         case T_OBJECT_END: {
-          const base = bases.pop()!;
+          const base = bases[--depth];
           if (top > highWater) highWater = top;
           let shape = w >>> 4;
           // The policy's checks (once per shape when its keys need none); removed members
           // no longer match the shape.
           if (checking) {
-            const objectIndex = objectIndexes.pop()!;
-            if (shape === 0 || keys.unchecked[shape] !== true) {
+            const objectIndex = objectIndexes[--objectsOpen];
+            if (shape === 0 || keys.unchecked[shape] !== 1) {
               const kept = checkObject(policy, objectIndex, base, top, withSource);
               if (kept !== top) {
                 top = kept;
                 shape = 0;
               } else if (shape !== 0 && needsNoChecks(base, top)) {
-                keys.unchecked[shape] = true;
+                keys.unchecked[shape] = 1;
               }
             }
           }
           let make = shape ? keys.constructors[shape] : undefined;
           if (make === undefined && shape) {
-            const seen = (keys.sightings[shape] ?? 0) + 1;
+            const seen = keys.sightings[shape] + 1;
             keys.sightings[shape] = seen;
             if (seen >= SIGHTINGS_BEFORE_CONSTRUCTOR) {
               make = keys.constructors[shape] = makeConstructor(valueKeys.slice(base, top));
@@ -375,8 +430,8 @@ export function buildValue(
             rec = { value: o, entries };
           }
           top = base;
-          key = savedKeys.pop()!;
-          storeKeys = savedStoreKeys.pop()!;
+          key = savedKeys[depth];
+          storeKeys = savedStoreKeys[depth] === 1;
           i += 1;
           break;
         }
@@ -388,6 +443,7 @@ export function buildValue(
         rec = { value: v, source: text.slice(w32[i], w32[i + 1]) };
         i += 2;
       }
+      if (top === values.length) growValueStacks(top + 1);
       values[top] = v;
       // Keys matter only to objects made property by property (or whose constructor is
       // still to be made): array elements and most objects skip the store.
@@ -402,16 +458,7 @@ export function buildValue(
     // for small documents: a call to fill() costs more than clearing a few slots.)
     if (highWater <= 16) for (let j = 0; j < highWater; j++) values[j] = undefined;
     else values.fill(undefined, 0, highWater);
-    if (withSource) valueRecs.length = 0;
-    // Balanced after a complete build; left over only when it threw.
-    if (bases.length !== 0) {
-      bases.length = 0;
-      savedKeys.length = 0;
-      savedStoreKeys.length = 0;
-    }
-    // (Checked first: setting an array's length costs more than reading it, and this
-    // runs once per document, checks or not.)
-    if (objectIndexes.length !== 0) objectIndexes.length = 0;
+    if (withSource) valueRecs.fill(undefined as unknown as ParseRecord, 0, highWater);
   }
 }
 
@@ -474,9 +521,12 @@ function checkObject(policy: BuildPolicy, objectIndex: number, base: number, top
 
 /**
  * The array of the n doubles at f64[at...]; elements stay unboxed. The cheapest way
- * depends on n (measured on Node 26): literals for the pairs and triples of coordinate
- * files (canada: parse 1.5x faster than pushing), else a preallocated array filled in
- * order (2-4x faster than pushing, at every size; it stays in fast elements).
+ * depends on n (measured on Node 26): literals for the short arrays of coordinate files
+ * (canada: parse 1.5x faster than pushing), else a slice of a scratch array of doubles
+ * filled in order (as fast as filling a preallocated array from 1000 elements, 1.3x
+ * slower at 20). A preallocated array `new Array(n)` would be filled by assigning
+ * elements it does not have yet, which an index setter on a prototype would take
+ * (own-elements.ts); literals and slice() define them.
  */
 function numberArray(f64: Float64Array, at: number, n: number): number[] {
   switch (n) {
@@ -490,27 +540,40 @@ function numberArray(f64: Float64Array, at: number, n: number): number[] {
       return [f64[at], f64[at + 1], f64[at + 2]];
     case 4:
       return [f64[at], f64[at + 1], f64[at + 2], f64[at + 3]];
+    case 5:
+      return [f64[at], f64[at + 1], f64[at + 2], f64[at + 3], f64[at + 4]];
+    case 6:
+      return [f64[at], f64[at + 1], f64[at + 2], f64[at + 3], f64[at + 4], f64[at + 5]];
   }
-  const a: number[] = new Array(n);
+  // (Doubled by concat of itself: arrays from ownElements() share one allocation site,
+  // whose elements kind other callers make generic, which would box every double.)
+  while (n > doubles.length) doubles = doubles.concat(doubles);
+  const a = doubles;
   for (let k = 0; k < n; k++) a[k] = f64[at + k];
-  return a;
+  return a.slice(0, n);
 }
+// numberArray's scratch: only doubles ever stored (0.5, not 0: a small integer would
+// make it an array of tagged values, and its slices too).
+let doubles: number[] = [0.5];
 
 /**
  * The array of the n scalars at f64[at...]: numbers, and literals held as NaNs whose
  * high word says so and whose low word is the literal's tag (w32 views the same memory).
  * One loop instead of an entry, a value-stack store and a slice per element
- * (truenull.json, 2000 literals: parse 1.23x faster).
+ * (truenull.json, 2000 literals: parse 1.23x faster). Filled in a scratch array and
+ * sliced, as numberArray.
  */
 function scalarArray(f64: Float64Array, w32: Int32Array, at: number, n: number): unknown[] {
-  const a: unknown[] = new Array(n);
+  if (n > scalars.length) scalars = withOwnElements(scalars, n, null);
+  const a = scalars;
   for (let k = 0; k < n; k++) {
     const x = f64[at + k];
     // Only literals are NaN (no JSON number is).
     a[k] = x === x ? x : LITERALS[w32[(at + k) * 2] & 3];
   }
-  return a;
+  return a.slice(0, n);
 }
+let scalars: unknown[] = ownElements(64, null);
 
 /**
  * The string of a string-esc or key-new-esc entry at word i: a slice of all escaped

@@ -8,6 +8,7 @@
 // codec.ts); it comes here only for what this file rejects, so the errors are these.
 
 import { apply, classify, getPrototypeOf, isArray, objectKeys, K_OBJECT, K_RAW, unbox } from './boxed.js';
+import { ownElements, withOwnElements } from './own-elements.js';
 
 export class CanonicalizationError extends TypeError {
   constructor(message: string) {
@@ -77,31 +78,34 @@ export function canonicalizeValue(root: unknown): string {
   const first = convert(holder, '', root);
   if (first === OMIT) return undefined as unknown as string;
   let out = '';
-  const stack: Frame[] = [];
+  // The open containers: `depth` frames (own-elements.ts).
+  let stack: Frame[] = ownElements(16, undefined as unknown as Frame);
+  let depth = 0;
   const onPath = new Set<object>();
 
   const open = (v: object, where: string) => {
     if (onPath.has(v)) throw new TypeError(`Converting circular structure to JSON (at ${where})`);
     onPath.add(v);
+    if (depth === stack.length) stack = withOwnElements(stack, depth + 1, undefined as unknown as Frame);
     if (isArray(v)) {
       out += '[';
-      stack.push({ value: v, keys: undefined, length: v.length, next: 0, wroteAny: false });
+      stack[depth++] = { value: v, keys: undefined, length: v.length, next: 0, wroteAny: false };
     } else {
       out += '{';
       const keys = objectKeys(v).sort();
-      stack.push({ value: v, keys, length: keys.length, next: 0, wroteAny: false });
+      stack[depth++] = { value: v, keys, length: keys.length, next: 0, wroteAny: false };
     }
   };
 
   const p = primitive(first, 'the value');
   if (p !== undefined) return p;
   open(first as object, 'the top level');
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1];
+  while (depth > 0) {
+    const f = stack[depth - 1];
     if (f.next === f.length) {
       out += f.keys ? '}' : ']';
       onPath.delete(f.value);
-      stack.pop();
+      stack[--depth] = undefined as unknown as Frame;
       continue;
     }
     const index = f.next++;

@@ -271,9 +271,10 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const count = i32[report + 14] >>> 0;
     if (count === 0) return { first: decode(memory.bytes(), heap, heap + bytes), next: undefined };
     const starts = i32[report + 13] >>> 2;
-    const bounds = [0];
-    for (let j = 0; j < count; j++) bounds.push(i32[starts + j] >>> 0);
-    bounds.push(bytes);
+    // Piece k spans [bounds[k], bounds[k + 1]) of the heap.
+    const bounds = new Uint32Array(count + 2);
+    for (let j = 0; j < count; j++) bounds[j + 1] = i32[starts + j] >>> 0;
+    bounds[count + 1] = bytes;
     let k = 0; // pieces decoded so far
     const piece = (): string => {
       k++;

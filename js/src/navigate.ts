@@ -57,13 +57,20 @@ const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
  * them); well-formed keys go through placeKey.
  */
 function wtf8KeyBytes(key: string): Uint8Array {
-  const out: number[] = [];
+  // At most 3 bytes per UTF-16 unit.
+  const out = new Uint8Array(key.length * 3);
+  let n = 0;
   for (const ch of key) {
     const c = ch.codePointAt(0)!;
-    if (c >= 0xd800 && c <= 0xdfff) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-    else out.push(...encoder.encode(ch));
+    if (c >= 0xd800 && c <= 0xdfff) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      n += encoder.encodeInto(ch, out.subarray(n)).written;
+    }
   }
-  return new Uint8Array(out);
+  return out.slice(0, n);
 }
 
 /**

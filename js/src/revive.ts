@@ -3,6 +3,7 @@
 // so a deep document cannot overflow the call stack.
 import { apply } from './boxed.js';
 import { defineData, type ParseRecord } from './build.js';
+import { ownElements, withOwnElements } from './own-elements.js';
 
 export type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown;
 
@@ -24,24 +25,32 @@ function isObject(v: unknown): v is object {
 export function revive(value: unknown, root: ParseRecord | undefined, reviver: Reviver): unknown {
   const holder: Record<string, unknown> = {};
   defineData(holder, '', value);
-  const stack: Frame[] = [enter(holder, '', root)];
+  // The frames of the values being visited: `depth` of them (own-elements.ts).
+  let stack: Frame[] = ownElements(16, undefined as unknown as Frame);
+  stack[0] = enter(holder, '', root);
+  let depth = 1;
   for (;;) {
-    const f = stack[stack.length - 1];
+    const f = stack[depth - 1];
     if (f.next < f.length) {
       const index = f.next++;
       const key = f.keys ? f.keys[index] : String(index);
       let child: ParseRecord | undefined;
-      if (f.record) child = f.keys ? f.record.entries?.get(key) : f.record.elements?.[index];
-      stack.push(enter(f.value as object, key, child));
+      if (f.record) {
+        // (A reviver may have lengthened the array past the elements parsed.)
+        const elements = f.record.elements;
+        child = f.keys ? f.record.entries?.get(key) : elements !== undefined && index < elements.length ? elements[index] : undefined;
+      }
+      if (depth === stack.length) stack = withOwnElements(stack, depth + 1, undefined as unknown as Frame);
+      stack[depth++] = enter(f.value as object, key, child);
       continue;
     }
     // (A literal defines `source` as an own property; assigning it could meet a setter.)
     const context: { source?: string } =
       f.record && !isObject(f.value) && f.record.source !== undefined ? { source: f.record.source } : {};
     const revived = apply(reviver, f.holder, [f.key, f.value, context]);
-    stack.pop();
-    if (stack.length === 0) return revived;
-    const parent = stack[stack.length - 1].value as object;
+    stack[--depth] = undefined as unknown as Frame;
+    if (depth === 0) return revived;
+    const parent = stack[depth - 1].value as object;
     if (revived === undefined) Reflect.deleteProperty(parent, f.key);
     else Reflect.defineProperty(parent, f.key, { __proto__: null, value: revived, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
   }

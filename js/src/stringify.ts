@@ -10,6 +10,7 @@
 import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copyOut } from './memory.js';
+import { ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
 import { decodeAscii, decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
@@ -121,7 +122,7 @@ class Writer {
   readonly keyIds = new Map<string, number>();
   nextKeyId = 0;
   /** Keys given ids in the batch being built (forgotten if the walk throws). */
-  readonly pendingKeys: string[] = [];
+  readonly pendingKeys = new Set<string>();
   /** Key lists seen by outermost calls, by first key, with their keys' ids. */
   private shapes = new Map<string | undefined, Shape[]>();
   private shapeCount = 0;
@@ -146,9 +147,10 @@ class Writer {
       this.shapes.set(first, (list = []));
     }
     for (let i = 0; i < list.length; i++) if (sameKeys(list[i].keys, keys)) return list[i];
-    const shape: Shape = { keys, ids: new Array<number>(keys.length).fill(UNKNOWN) };
+    const shape: Shape = { keys, ids: ownElements(keys.length, UNKNOWN) };
     if (list.length < SHAPES_PER_KEY) {
-      list.push(shape);
+      // (concat, not push: own-elements.ts)
+      this.shapes.set(first, list.concat([shape]));
       this.shapeCount++;
     } else {
       list[this.shapeCount++ % SHAPES_PER_KEY] = shape;
@@ -160,7 +162,7 @@ class Writer {
   forgetShapes(): void {
     this.shapes.clear();
     this.shapeCount = 0;
-    this.walkState.lastShape.length = 0;
+    this.walkState.lastShape.fill(undefined);
   }
 
   acquire(): Session {
@@ -288,7 +290,7 @@ class Writer {
     // The outermost call's new keys have reached wasm. (A nested call defines none, and
     // must not forget the outer call's: they may still wait in its unsent batch.)
     // (Checked first: setting an array's length costs more than reading it.)
-    if (this.active === 1 && this.pendingKeys.length !== 0) this.pendingKeys.length = 0;
+    if (this.active === 1 && this.pendingKeys.size !== 0) this.pendingKeys.clear();
   }
 
   /** The finished document as a string. */
@@ -351,11 +353,11 @@ class Writer {
       // Keys given ids in a batch that never reached wasm must not be used again.
       if (outermost) {
         for (const k of this.pendingKeys) this.keyIds.delete(k);
-        this.pendingKeys.length = 0;
+        this.pendingKeys.clear();
         this.forgetShapes(); // some may hold those ids
         // The walk stopped with containers open: drop them (and what they hold).
-        this.walkState.stack.length = 0;
-        this.walkState.open.length = 0;
+        this.walkState.stack.fill(undefined);
+        this.walkState.open.fill(undefined as unknown as object);
       }
       throw e;
     } finally {
@@ -390,9 +392,12 @@ function walk(
   const numLimit = nums.length;
   const fast = replacer === undefined;
   // Key ids per open object's key index, cached per depth by key list (see below), and
-  // the open containers. Empty at the end of a walk that returns.
-  const { lastShape, idsAt, stack, open } = cacheKeys ? w.walkState : newWalkState();
-  let ids: number[] = [];
+  // the open containers (`level` of them). Emptied as they close. Grown (growWalkState)
+  // before a container opens past their length.
+  const state = cacheKeys ? w.walkState : newWalkState();
+  let { lastShape, idsAt, stack, open } = state;
+  let level = 0;
+  let ids: number[] = NO_IDS;
   let op = 0;
   let nb = 0;
   let strings = '';
@@ -475,20 +480,30 @@ function walk(
             }
           }
           // Cycle check against the open containers.
-          const depth = open.length;
+          const depth = level;
           if (depth !== 0) {
             const scan = depth < SCAN_DEPTH ? depth : SCAN_DEPTH;
             for (let j = 0; j < scan; j++) {
-              if (open[j] === value) throw circularError(open, stack, j, index, where, key);
+              if (open[j] === value) throw circularError(open, level, stack, j, index, where, key);
             }
             if (depth > SCAN_DEPTH && deep!.has(value)) {
-              throw circularError(open, stack, open.indexOf(value), index, where, key);
+              throw circularError(open, level, stack, open.indexOf(value), index, where, key);
             }
           }
           if (depth >= MAX_DEPTH) throw new RangeError(`stringify: more than ${MAX_DEPTH} containers open at once (does a toJSON or replacer return a new container at every level?)`);
-          open.push(value);
+          if (depth === open.length) {
+            growWalkState(state, depth + 1);
+            ({ lastShape, idsAt, stack, open } = state);
+          }
+          open[depth] = value;
+          level = depth + 1;
           if (depth >= SCAN_DEPTH) (deep ??= new Set()).add(value);
-          stack.push(holder, keys, index, length, where);
+          const sp = depth * 5;
+          stack[sp] = holder;
+          stack[sp + 1] = keys;
+          stack[sp + 2] = index;
+          stack[sp + 3] = length;
+          stack[sp + 4] = where;
           holder = value;
           index = 0;
           if (array) {
@@ -511,7 +526,7 @@ function walk(
             if (last !== undefined && (last.keys === keys || sameKeys(last.keys, keys))) {
               ids = last.ids;
             } else {
-              const shape = cacheKeys ? w.shape(keys) : { keys, ids: new Array<number>(length).fill(UNKNOWN) };
+              const shape = cacheKeys ? w.shape(keys) : { keys, ids: ownElements(length, UNKNOWN) };
               lastShape[depth] = shape;
               ids = shape.ids;
             }
@@ -612,14 +627,17 @@ function walk(
         return true;
       }
       ops[op++] = where === IN_ARRAY ? T_ARRAY_END : T_OBJECT_END;
-      const closed = open.pop()!;
-      if (deep !== undefined && open.length >= SCAN_DEPTH) deep.delete(closed);
-      where = stack.pop();
-      length = stack.pop();
-      index = stack.pop();
-      keys = stack.pop();
-      holder = stack.pop();
-      if (where === IN_OBJECT) ids = idsAt[open.length - 1];
+      const closed = open[--level];
+      open[level] = undefined as unknown as object;
+      if (deep !== undefined && level >= SCAN_DEPTH) deep.delete(closed);
+      const sp = level * 5;
+      holder = stack[sp];
+      keys = stack[sp + 1];
+      index = stack[sp + 2];
+      length = stack[sp + 3];
+      where = stack[sp + 4];
+      stack[sp] = stack[sp + 1] = undefined;
+      if (where === IN_OBJECT) ids = idsAt[level - 1];
     }
   }
 }
@@ -637,7 +655,16 @@ interface WalkState {
 }
 
 function newWalkState(): WalkState {
-  return { lastShape: [], idsAt: [], stack: [], open: [] };
+  return { lastShape: ownElements(8, undefined), idsAt: ownElements(8, NO_IDS), stack: ownElements(40, undefined), open: ownElements(8, undefined as unknown as object) };
+}
+
+/** Makes room in `state` for `levels` open containers. */
+function growWalkState(state: WalkState, levels: number): void {
+  state.open = withOwnElements(state.open, levels, undefined as unknown as object);
+  const n = state.open.length;
+  state.lastShape = withOwnElements(state.lastShape, n, undefined);
+  state.idsAt = withOwnElements(state.idsAt, n, NO_IDS);
+  state.stack = withOwnElements(state.stack, 5 * n, undefined);
 }
 
 /** An object's key list and the ids of its keys (UNKNOWN until first written). */
@@ -651,6 +678,8 @@ const MAX_SHAPES = 4096;
 /** Key ids (walk): not looked up yet; a key that is not cached (long, or table full). */
 const UNKNOWN = -0x40000000;
 const NO_ID = -0x40000001;
+/** The ids of no object (before the first opens). */
+const NO_IDS: number[] = [];
 
 /**
  * The id of key k: >= 0 when wasm has it, -(id + 1) for a new id the caller must define
@@ -662,7 +691,7 @@ function keyId(w: Writer, k: string, cacheKeys: boolean): number {
   if (!cacheKeys || k.length > MAX_KEY_LENGTH || w.nextKeyId >= MAX_KEYS) return NO_ID;
   const fresh = w.nextKeyId++;
   w.keyIds.set(k, fresh);
-  w.pendingKeys.push(k);
+  w.pendingKeys.add(k);
   return -fresh - 1;
 }
 
@@ -716,7 +745,7 @@ function toLength(v: unknown): number {
 
 /** The replacer array as a property list: strings and numbers (or boxed ones), de-duplicated. */
 function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): string[] {
-  const list: string[] = [];
+  // A Set keeps the first occurrence's place; Array.from defines the list's elements.
   const seen = new Set<string>();
   const n = toLength(replacer.length);
   for (let i = 0; i < n; i++) {
@@ -725,12 +754,9 @@ function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): st
     if (typeof v === 'string') item = v;
     else if (typeof v === 'number') item = String(v);
     else if (typeof v === 'object' && v !== null && (hasSlot(stringValueOf, v) || hasSlot(numberValueOf, v))) item = String(v);
-    if (item !== undefined && !seen.has(item)) {
-      seen.add(item);
-      list.push(item);
-    }
+    if (item !== undefined) seen.add(item);
   }
-  return list;
+  return Array.from(seen);
 }
 
 /** Whether a gap ends with a high surrogate and starts with a low one (two repetitions make a pair). */
@@ -755,7 +781,7 @@ export function toGap(space: unknown): string {
 }
 
 /** V8's TypeError for a cyclic structure, naming the path around the circle. */
-function circularError(open: object[], stack: any[], start: number, index: number, where: number, key: string): TypeError {
+function circularError(open: object[], size: number, stack: any[], start: number, index: number, where: number, key: string): TypeError {
   // The key that led from open[i - 1] to open[i] is in open[i - 1]'s state, which the
   // stack holds at level i (the current container's is live).
   const keyAt = (i: number): string => {
@@ -765,16 +791,15 @@ function circularError(open: object[], stack: any[], start: number, index: numbe
     const ix = stack[level + 2] as number;
     return describeKey(w, ks, ix);
   };
-  const lines = ['Converting circular structure to JSON', `    --> starting at object with constructor '${constructorName(open[start])}'`];
-  const size = open.length;
+  let message = `Converting circular structure to JSON\n    --> starting at object with constructor '${constructorName(open[start])}'`;
   const prefixEnd = Math.min(size, start + 3);
-  for (let i = start + 1; i < prefixEnd; i++) lines.push(`    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`);
-  if (size > prefixEnd + 1) lines.push('    |     ...');
+  for (let i = start + 1; i < prefixEnd; i++) message += `\n    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`;
+  if (size > prefixEnd + 1) message += '\n    |     ...';
   for (let i = Math.max(prefixEnd, size - 1); i < size; i++) {
-    lines.push(`    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`);
+    message += `\n    |     ${keyAt(i)} -> object with constructor '${constructorName(open[i])}'`;
   }
-  lines.push(`    --- ${where === IN_ARRAY ? `index ${index - 1}` : propertyName(key)} closes the circle`);
-  return new TypeError(lines.join('\n'));
+  message += `\n    --- ${where === IN_ARRAY ? `index ${index - 1}` : propertyName(key)} closes the circle`;
+  return new TypeError(message);
 }
 
 function describeKey(where: number, keys: readonly string[] | null, index: number): string {
@@ -802,7 +827,9 @@ function constructorName(o: object): string {
 /** UTF-8 with lone surrogates as WTF-8 (raw JSON text kept them) -> the JS string. */
 function decodeWtf8(bytes: Uint8Array, begin: number, end: number): string {
   let s = '';
-  let chunk: number[] = [];
+  // UTF-16 units, flushed into s every 4096 (a typed array: own-elements.ts).
+  const chunk = new Uint16Array(4098);
+  let n = 0;
   for (let i = begin; i < end; ) {
     const c = bytes[i];
     let cp: number;
@@ -821,16 +848,17 @@ function decodeWtf8(bytes: Uint8Array, begin: number, end: number): string {
     }
     if (cp >= 0x10000) {
       cp -= 0x10000;
-      chunk.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+      chunk[n++] = 0xd800 + (cp >> 10);
+      chunk[n++] = 0xdc00 + (cp & 0x3ff);
     } else {
-      chunk.push(cp);
+      chunk[n++] = cp;
     }
-    if (chunk.length >= 4096) {
-      s += String.fromCharCode.apply(null, chunk);
-      chunk = [];
+    if (n >= 4096) {
+      s += String.fromCharCode.apply(null, chunk.subarray(0, n) as unknown as number[]);
+      n = 0;
     }
   }
-  return s + String.fromCharCode.apply(null, chunk);
+  return s + String.fromCharCode.apply(null, chunk.subarray(0, n) as unknown as number[]);
 }
 
 /**

@@ -1,0 +1,32 @@
+// The library's own arrays (stacks, tables, scratch) are read and written only at
+// elements they have. An element an array lacks is looked up on its prototypes, and a
+// prototype-polluting merge (`Object.prototype[1] = 'x'`) or an accessor defined there
+// would answer the read or take the store; JSON.parse and JSON.stringify never meet
+// either, so neither may we. Elements are therefore made only here, by Array.from and
+// concat and slice, which define them (CreateDataProperty) instead of assigning them; users of
+// these arrays track their lengths and grow them through these functions first.
+// (Typed arrays need none of this: their elements never reach a prototype.)
+
+/** A new array of `length` own elements, each `fill`. */
+export function ownElements<T>(length: number, fill: T): T[] {
+  // Doubled by concat from a literal: the array stays packed (V8's fast elements for
+  // slice() and stores; Array.from would make it holey, 3-5x slower to slice into
+  // parse's arrays), and of doubles only when `fill` is one.
+  let a = [fill];
+  while (a.length < length) a = a.concat(a);
+  return a.length === length ? a : a.slice(0, length);
+}
+
+/** `array` with at least `min` own elements: itself if it has them, else a longer copy (new ones `fill`). */
+export function withOwnElements<T>(array: T[], min: number, fill: T): T[] {
+  if (array.length >= min) return array;
+  return array.concat(ownElements(Math.max(min, 2 * array.length, 16) - array.length, fill));
+}
+
+/** `array` copied into a new one of at least `min` elements (typed arrays have no prototype lookups). */
+export function grownInt32(array: Int32Array<ArrayBuffer>, min: number): Int32Array<ArrayBuffer> {
+  if (array.length >= min) return array;
+  const grown = new Int32Array(Math.max(min, 2 * array.length, 16));
+  grown.set(array);
+  return grown;
+}
