@@ -2,16 +2,18 @@
 // elements they have. An element an array lacks is looked up on its prototypes, and a
 // prototype-polluting merge (`Object.prototype[1] = 'x'`) or an accessor defined there
 // would answer the read or take the store; JSON.parse and JSON.stringify never meet
-// either, so neither may we. Elements are therefore made only here, by Array.from and
-// concat and slice, which define them (CreateDataProperty) instead of assigning them; users of
-// these arrays track their lengths and grow them through these functions first.
+// either, so neither may we. Elements are therefore made only by array literals,
+// concat and slice, which define them (CreateDataProperty) instead of assigning them
+// (push, `a[a.length] = x` and fill() over holes assign); users of these arrays track
+// their lengths and grow them through these functions first.
 // (Typed arrays need none of this: their elements never reach a prototype.)
 
 /** A new array of `length` own elements, each `fill`. */
 export function ownElements<T>(length: number, fill: T): T[] {
-  // Doubled by concat from a literal: the array stays packed (V8's fast elements for
-  // slice() and stores; Array.from would make it holey, 3-5x slower to slice into
-  // parse's arrays), and of doubles only when `fill` is one.
+  // Doubled by concat from a literal: the array stays packed (Array.from makes a holey
+  // one). The literal is one allocation site for every caller, so its elements are
+  // generic: an array meant for unboxed doubles is better grown from its own literal
+  // (build.ts, numberArray).
   let a = [fill];
   while (a.length < length) a = a.concat(a);
   return a.length === length ? a : a.slice(0, length);
