@@ -65,11 +65,20 @@ export class KeyCache {
    * none is `__proto__` or `constructor`), so objects of that shape skip the checks.
    */
   unchecked = new Uint8Array(SHAPE_IDS);
+  /**
+   * Past the highest key id and shape id written since the last clear(): what clear()
+   * must empty. (Every failed parse clears: a sweep of the whole tables would cost a
+   * small document's error path several times its parse.)
+   */
+  keysUsed = 0;
+  shapesUsed = 0;
   clear(): void {
-    this.strings.fill('');
-    this.constructors.fill(undefined);
-    this.sightings.fill(0);
-    this.unchecked.fill(0);
+    this.strings.fill('', 0, this.keysUsed);
+    this.constructors.fill(undefined, 0, this.shapesUsed);
+    this.sightings.fill(0, 0, this.shapesUsed);
+    this.unchecked.fill(0, 0, this.shapesUsed);
+    this.keysUsed = 0;
+    this.shapesUsed = 0;
   }
   /** Room for key id `id` and shape id `shape`. */
   grow(id: number, shape: number): void {
@@ -329,7 +338,10 @@ export function buildValue(
           }
           const id = w >>> 4;
           if (id !== NO_ID) {
-            if (id >= keys.strings.length) keys.grow(id, 0);
+            if (id >= keys.keysUsed) {
+              if (id >= keys.strings.length) keys.grow(id, 0);
+              keys.keysUsed = id + 1;
+            }
             keys.strings[id] = key;
           }
           continue;
@@ -395,6 +407,7 @@ export function buildValue(
                 shape = 0;
               } else if (shape !== 0 && needsNoChecks(base, top)) {
                 keys.unchecked[shape] = 1;
+                if (shape >= keys.shapesUsed) keys.shapesUsed = shape + 1;
               }
             }
           }
@@ -402,6 +415,8 @@ export function buildValue(
           if (make === undefined && shape) {
             const seen = keys.sightings[shape] + 1;
             keys.sightings[shape] = seen;
+            // (The constructor, if made, is at the same shape.)
+            if (shape >= keys.shapesUsed) keys.shapesUsed = shape + 1;
             if (seen >= SIGHTINGS_BEFORE_CONSTRUCTOR) {
               make = keys.constructors[shape] = makeConstructor(valueKeys.slice(base, top));
             }
