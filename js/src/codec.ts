@@ -207,7 +207,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
-    const policy = policyOf(reviverOrOptions);
+    const policy = policyOf(reviverOrOptions, 'parse');
     const input = toParseInput(text);
     const reviver = pickReviver(reviverOrOptions);
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
@@ -502,7 +502,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
-    const checks = policyOf(options) !== undefined;
+    const checks = policyOf(options, 'validate') !== undefined;
     const bytesOrText = asInput(input, 'validate');
     if (checks) {
       // The checks need the keys as decoded strings: a parse (it validates as well) that
@@ -607,32 +607,32 @@ function pickReviver(arg: unknown): Reviver | undefined {
   return undefined;
 }
 
-/** The checks parse's options ask for; undefined when none (the default path). */
-function policyOf(arg: unknown): BuildPolicy | undefined {
+/** The checks parse's (or validate's) options ask for; undefined when none (the default path). */
+function policyOf(arg: unknown, fn: 'parse' | 'validate'): BuildPolicy | undefined {
   if (arg === null || typeof arg !== 'object') return undefined;
   const o = arg as ParseOptions;
   const duplicates = o.duplicateKeys;
   if (duplicates !== undefined && duplicates !== 'last' && duplicates !== 'error') {
-    throw new TypeError(`wasmjson.parse: options.duplicateKeys must be 'last' or 'error', got ${String(duplicates)}`);
+    throw new TypeError(`wasmjson.${fn}: options.duplicateKeys must be 'last' or 'error', got ${String(duplicates)}`);
   }
-  const protoKeys = keyAction(o.protoAction, 'protoAction');
-  const constructorKeys = keyAction(o.constructorAction, 'constructorAction');
+  const protoKeys = keyAction(o.protoAction, 'protoAction', fn);
+  const constructorKeys = keyAction(o.constructorAction, 'constructorAction', fn);
   let maxDepth = Infinity;
   if (o.maxDepth !== undefined) {
     maxDepth = o.maxDepth;
     if (typeof maxDepth !== 'number' || !(maxDepth >= 0) || (maxDepth !== Infinity && !Number.isInteger(maxDepth))) {
-      throw new RangeError(`wasmjson.parse: options.maxDepth must be a non-negative integer, got ${String(o.maxDepth)}`);
+      throw new RangeError(`wasmjson.${fn}: options.maxDepth must be a non-negative integer, got ${String(o.maxDepth)}`);
     }
   }
   if (duplicates !== 'error' && protoKeys === KEEP && constructorKeys === KEEP && maxDepth === Infinity) return undefined;
   return { duplicateKeys: duplicates === 'error', protoKeys, constructorKeys, maxDepth };
 }
 
-function keyAction(action: unknown, name: string): KeyAction {
+function keyAction(action: unknown, name: string, fn: 'parse' | 'validate'): KeyAction {
   if (action === undefined || action === 'ignore') return KEEP;
   if (action === 'error') return REJECT;
   if (action === 'remove') return REMOVE;
-  throw new TypeError(`wasmjson.parse: options.${name} must be 'ignore', 'error' or 'remove', got ${String(action)}`);
+  throw new TypeError(`wasmjson.${fn}: options.${name} must be 'ignore', 'error' or 'remove', got ${String(action)}`);
 }
 
 /** The SyntaxError for a document a parse option refuses, positioned in the source. */

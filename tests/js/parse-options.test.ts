@@ -182,6 +182,11 @@ for (const flavor of FLAVORS) {
       for (const bad of [-1, 1.5, NaN, '3', null]) {
         expect(() => codec.parse('1', { maxDepth: bad as never })).toThrow(RangeError);
       }
+      // validate takes the same options, and names itself when it refuses one.
+      expect(() => codec.validate('1', { duplicateKeys: 'first' as never })).toThrow(/^wasmjson\.validate: options\.duplicateKeys/);
+      expect(() => codec.validate('1', { protoAction: 'delete' as never })).toThrow(/^wasmjson\.validate: options\.protoAction/);
+      expect(() => codec.validate('1', { maxDepth: -1 })).toThrow(/^wasmjson\.validate: options\.maxDepth/);
+      expect(() => codec.parse('1', { maxDepth: -1 })).toThrow(/^wasmjson\.parse: options\.maxDepth/);
     });
 
     it('a failed check leaves the codec clean for the next parse', () => {
