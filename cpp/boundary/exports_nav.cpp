@@ -1,7 +1,10 @@
 // Navigation exports (docs/BOUNDARY.md, "Navigation"): at() and lazy documents. The
 // document is a buffer owned by JS with the usual zero padding; these calls only read it.
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
+#include "../core/container_ends.h"
 #include "../core/navigate.h"
 #include "../core/validate.h"
 #include "active_kernel.h"
@@ -16,6 +19,7 @@ struct nav_report {
   uint32_t count;  // wj_nav_entries: number of entries
   uint32_t list;   // wj_nav_entries: pointer to count x 4 u32 (key begin, key end, key escaped, value)
   uint32_t within;  // wj_nav_path: nav::kind of the container the value is a member of (0: the start)
+  uint32_t end;     // wj_nav_entries: offset past the container (0 when not read to its end)
 };
 constexpr uint32_t kNone = UINT32_MAX;
 nav_report g_nav;
@@ -24,11 +28,13 @@ wasmjson::growable<uint32_t> g_entries;
 wasmjson::nav::pointer_tokens g_tokens;
 wasmjson::growable<wasmjson::nav::path_frame> g_path;
 
-wasmjson::nav::cursor make_cursor(const uint8_t* doc, size_t len) {
+// `ends`: the document's container_ends (wj_nav_ends_build), or null.
+wasmjson::nav::cursor make_cursor(const uint8_t* doc, size_t len, const wasmjson::nav::container_ends* ends = nullptr) {
   wasmjson::nav::cursor c;
   c.begin = doc;
   c.end = doc + len;
-  g_nav = {0, 0, kNone, 0, 0, 0, 0};
+  if (ends) c.ends = ends->table();
+  g_nav = {0, 0, kNone, 0, 0, 0, 0, 0};
   return c;
 }
 
@@ -60,9 +66,10 @@ WJ_EXPORT const nav_report* wj_nav_root(uint8_t* doc, size_t len, uint32_t flags
 
 // The child of the container at `offset`: under the UTF-8 key[0..key_len) when key is
 // not 0, else at `index`. value = kNone when there is no such child (or it is a scalar).
+// `ends` (here and below): the document's container ends (wj_nav_ends_build), or 0.
 WJ_EXPORT const nav_report* wj_nav_child(const uint8_t* doc, size_t len, size_t offset, const uint8_t* key,
-                                         size_t key_len, size_t index) {
-  auto c = make_cursor(doc, len);
+                                         size_t key_len, size_t index, const wasmjson::nav::container_ends* ends) {
+  auto c = make_cursor(doc, len, ends);
   const uint8_t* p = doc + offset;
   wasmjson::nav::kind k = wasmjson::nav::kind_at(p);
   bool fits = key ? k == wasmjson::nav::kind::object : k == wasmjson::nav::kind::array;
@@ -73,10 +80,12 @@ WJ_EXPORT const nav_report* wj_nav_child(const uint8_t* doc, size_t len, size_t 
   return finish(c);
 }
 
-// Lists the entries of the container at `offset` (see nav_report::list).
-WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_t offset) {
-  auto c = make_cursor(doc, len);
+// Lists the entries of the container at `offset` (see nav_report::list and end).
+WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_t offset,
+                                           const wasmjson::nav::container_ends* ends) {
+  auto c = make_cursor(doc, len, ends);
   g_entries.clear();
+  const uint8_t* after = nullptr;
   wasmjson::nav::for_each_entry<active_kernel>(
       c, doc + offset, [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
         if (!g_entries.reserve_more(4)) return c.fail(wasmjson::error_code::out_of_memory, v);
@@ -85,7 +94,9 @@ WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_
         g_entries.push_unchecked(escaped ? 1 : 0);
         g_entries.push_unchecked(static_cast<uint32_t>(v - doc));
         return true;
-      });
+      },
+      &after);
+  if (after) g_nav.end = static_cast<uint32_t>(after - doc);
   g_nav.count = static_cast<uint32_t>(g_entries.size() / 4);
   g_nav.list = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_entries.data()));
   return finish(c);
@@ -95,8 +106,8 @@ WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_
 // starts with '/' and its '~' escapes are valid) leads to from the value at `offset`:
 // value = kNone when there is none; within = the kind of its container.
 WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t offset, const uint8_t* pointer,
-                                        size_t pointer_len) {
-  auto c = make_cursor(doc, len);
+                                        size_t pointer_len, const wasmjson::nav::container_ends* ends) {
+  auto c = make_cursor(doc, len, ends);
   if (!g_tokens.read(pointer, pointer_len)) {
     c.fail(wasmjson::error_code::out_of_memory, doc + offset);
     return finish(c);
@@ -109,4 +120,25 @@ WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t o
     g_nav.within = static_cast<uint32_t>(within);
   }
   return finish(c);
+}
+
+// Frees what wj_nav_ends_build made (0: nothing).
+WJ_EXPORT void wj_nav_ends_free(wasmjson::nav::container_ends* ends) {
+  if (!ends) return;
+  ends->~container_ends();
+  std::free(ends);
+}
+
+// The ends of every container of doc[0..len) (its padding written by wj_nav_root), for
+// the calls above to skip containers by lookup; 0 when memory ran out. Owned by JS until
+// wj_nav_ends_free, which must come before the document's buffer is freed or reused.
+WJ_EXPORT wasmjson::nav::container_ends* wj_nav_ends_build(const uint8_t* doc, size_t len) {
+  void* p = std::malloc(sizeof(wasmjson::nav::container_ends));
+  if (!p) return nullptr;
+  auto* ends = new (p) wasmjson::nav::container_ends();
+  if (!ends->build<active_kernel>(doc, len)) {
+    wj_nav_ends_free(ends);
+    return nullptr;
+  }
+  return ends;
 }

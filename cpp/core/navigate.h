@@ -18,9 +18,18 @@ namespace wasmjson::nav {
 
 enum class kind : uint32_t { none = 0, object = 1, array = 2, scalar = 3 };
 
+// The ends of a document's containers, by their starts (container_ends.h builds them):
+// count pairs, starts ascending, an end of 0 when the container has none.
+struct known_ends {
+  const uint32_t* starts = nullptr;
+  const uint32_t* ends = nullptr;
+  size_t count = 0;
+};
+
 struct cursor {
   const uint8_t* begin;  // the document
   const uint8_t* end;
+  known_ends ends;  // empty: containers are skipped by scanning them
   // Where the error (if any) is.
   error_code code = error_code::ok;
   const uint8_t* error_at = nullptr;
@@ -86,12 +95,30 @@ inline uint64_t prefix_xor(uint64_t x) {
 
 }  // namespace detail_skip
 
-// Past the object or array starting at p, or nullptr: 64 bytes per step. Per block, the
+// Past the container starting at p when the cursor's known ends have it, else nullptr.
+inline const uint8_t* known_end(const cursor& c, const uint8_t* p) {
+  uint32_t at = static_cast<uint32_t>(p - c.begin);
+  size_t lo = 0;
+  size_t hi = c.ends.count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (c.ends.starts[mid] < at) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == c.ends.count || c.ends.starts[lo] != at || c.ends.ends[lo] == 0) return nullptr;
+  return c.begin + c.ends.ends[lo];
+}
+
+// Past the object or array starting at p, or nullptr: its known end (container_ends.h)
+// when the cursor has one, else by a scan, 64 bytes per step. Per block, the
 // kernel gives quote, backslash and bracket masks; unescaped quotes delimit strings
 // (prefix XOR), brackets inside strings are dropped, and the depth moves by the counts
 // of the rest. Only a block where the depth may reach zero is walked bracket by bracket.
 template <class Kernel>
 const uint8_t* skip_container(cursor& c, const uint8_t* p) {
+  if (c.ends.count != 0) {
+    if (const uint8_t* e = known_end(c, p)) return e;
+  }
   uint64_t escape_carry = 0;
   uint64_t in_string = 0;  // all ones when the previous block ended inside a string
   int64_t depth = 0;
@@ -232,8 +259,9 @@ inline const uint8_t* first_entry(const uint8_t* p, bool& closed) {
 
 // Calls visit(key_begin, key_end, key_escaped, value) for each entry of the container
 // at p (keys are null for arrays); visit returns false to stop. Returns false on error.
+// When every entry was visited, *after (if given) is past the closing bracket.
 template <class Kernel, class Visit>
-bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit) {
+bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit, const uint8_t** after = nullptr) {
   bool is_object = *p == '{';
   bool closed;
   p = first_entry(p, closed);
@@ -244,6 +272,7 @@ bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit) {
     const uint8_t* q = skip_value<Kernel>(c, e.value);
     if (!q || !next_entry(c, q, is_object, p, closed)) return false;
   }
+  if (after) *after = p;
   return true;
 }
 

@@ -18,9 +18,13 @@ export interface WasmExports {
   wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number): number;
   /** Navigation (docs/BOUNDARY.md): each returns a pointer to the navigation report. */
   wj_nav_root(doc: number, len: number, flags: number): number;
-  wj_nav_child(doc: number, len: number, offset: number, key: number, keyLen: number, index: number): number;
-  wj_nav_entries(doc: number, len: number, offset: number): number;
-  wj_nav_path(doc: number, len: number, offset: number, pointer: number, pointerLen: number): number;
+  // `ends`: the document's container ends (wj_nav_ends_build), or 0.
+  wj_nav_child(doc: number, len: number, offset: number, key: number, keyLen: number, index: number, ends: number): number;
+  wj_nav_entries(doc: number, len: number, offset: number, ends: number): number;
+  wj_nav_path(doc: number, len: number, offset: number, pointer: number, pointerLen: number, ends: number): number;
+  /** The ends of every container of a document, for the calls above (0: out of memory); freed by wj_nav_ends_free. */
+  wj_nav_ends_build(doc: number, len: number): number;
+  wj_nav_ends_free(ends: number): void;
   /** RFC 8785 text of a JSON document; returns a pointer to the canonicalize report. */
   wj_canonicalize(ptr: number, len: number, flags: number): number;
   /** n UTF-16 units at `units` -> UTF-8 at `out` (lone surrogates as U+FFFD); returns the bytes written. */

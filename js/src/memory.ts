@@ -223,6 +223,10 @@ export class Memory {
   }
 
   release(region: Region): void {
+    if (region.ends) {
+      this.wasm.wj_nav_ends_free(region.ends);
+      region.ends = 0;
+    }
     if (region.owned) this.wasm.wj_free(region.ptr);
     else this.scratchBusy = false;
   }
@@ -261,6 +265,8 @@ export interface Region {
   len: number;
   /** Allocated for this call only (the scratch buffer was busy): freed on release. */
   owned: boolean;
+  /** A lazy document's container ends (wj_nav_ends_build), freed on release with the buffer. */
+  ends?: number;
 }
 
 // Node's Buffer.allocUnsafeSlow: a buffer of its own, not zeroed (undefined outside Node).

@@ -153,12 +153,31 @@ class LazyDocument {
     this.indexes.set(offset, index);
     return index;
   }
+  /**
+   * Counts the bytes of a container just listed. Listing a container reads all of it,
+   * its nested containers included: walking down a deep nest level by level would read
+   * the same bytes once per level above them (quadratic in the depth). Once listings
+   * have read twice the document (and 64 KiB), the ends of all its containers are found
+   * in one pass, and from then on containers are skipped by lookup, not by reading them.
+   */
+  listed(bytes: number): void {
+    this.listedBytes += bytes;
+    const region = this.live();
+    if (region.ends !== undefined || this.listedBytes < 2 * region.len + ENDS_AFTER) return;
+    // (0 when memory ran out: the scans go on, and are not retried.)
+    region.ends = this.host.wasm.wj_nav_ends_build(region.ptr, region.len) >>> 0;
+  }
+  private listedBytes = 0;
+
   /** The kind of the value at offset, from its first byte. */
   kindAt(offset: number): number {
     const b = this.host.memory.bytes()[this.live().ptr + offset];
     return b === 0x7b ? KIND_OBJECT : b === 0x5b ? KIND_ARRAY : KIND_SCALAR;
   }
 }
+
+/** Bytes lazy listings read, besides twice the document, before its container ends are indexed. */
+const ENDS_AFTER = 64 * 1024;
 
 /** Counts one more lookup of the container at offset; true from its second on. */
 function secondSighting(counts: Map<number, number>, offset: number): boolean {
@@ -284,24 +303,30 @@ export class LazyNode {
   listChildren(): ContainerIndex {
     const { host, source } = this.doc;
     const region = this.doc.live();
-    const r = call(host, source, region, host.wasm.wj_nav_entries(region.ptr, region.len, this.offset));
+    const r = call(host, source, region, host.wasm.wj_nav_entries(region.ptr, region.len, this.offset, region.ends ?? 0));
     const i32 = host.memory.wide().i32;
     const list = i32[r + 5] >>> 2;
     const count = i32[r + 4] >>> 0;
+    const extent = (i32[r + 7] >>> 0) - this.offset;
+    let index: ContainerIndex;
     // Each entry is four u32: key begin, key end, key escaped, value offset.
     if (this.kind === 'array') {
       const offsets = new Uint32Array(count);
       for (let i = 0; i < count; i++) offsets[i] = i32[list + 4 * i + 3];
-      return { offsets, byKey: undefined };
+      index = { offsets, byKey: undefined };
+    } else {
+      const bytes = host.memory.bytes();
+      const byKey = new Map<string, number>();
+      for (let i = 0; i < count; i++) {
+        const at = list + 4 * i;
+        const raw = decodeUtf8(bytes, region.ptr + (i32[at] >>> 0), region.ptr + (i32[at + 1] >>> 0));
+        byKey.set(i32[at + 2] !== 0 ? (JSON.parse(`"${raw}"`) as string) : raw, i32[at + 3] >>> 0);
+      }
+      index = { offsets: undefined, byKey };
     }
-    const bytes = host.memory.bytes();
-    const byKey = new Map<string, number>();
-    for (let i = 0; i < count; i++) {
-      const at = list + 4 * i;
-      const raw = decodeUtf8(bytes, region.ptr + (i32[at] >>> 0), region.ptr + (i32[at + 1] >>> 0));
-      byKey.set(i32[at + 2] !== 0 ? (JSON.parse(`"${raw}"`) as string) : raw, i32[at + 3] >>> 0);
-    }
-    return { offsets: undefined, byKey };
+    // Last: it may grow wasm memory (the views above would then be stale).
+    this.doc.listed(extent);
+    return index;
   }
 
   private kindCode(): number {
@@ -402,12 +427,12 @@ function path(
   let reportPtr: number;
   if (pointer.isWellFormed()) {
     const { ptr, length } = placeKey(host, pointer);
-    reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, ptr, length);
+    reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, ptr, length, region.ends ?? 0);
   } else {
     const bytes = wtf8KeyBytes(pointer);
     const pointerRegion = host.memory.acquireOwned(bytes);
     try {
-      reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, pointerRegion.ptr, bytes.length);
+      reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, pointerRegion.ptr, bytes.length, region.ends ?? 0);
     } finally {
       host.memory.release(pointerRegion);
     }
@@ -428,15 +453,15 @@ function child(
 ): { offset: number; kind: number } | undefined {
   let reportPtr: number;
   if (key === undefined) {
-    reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, 0, 0, index);
+    reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, 0, 0, index, region.ends ?? 0);
   } else if (key.isWellFormed()) {
     const { ptr, length } = placeKey(host, key);
-    reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, ptr, length, 0);
+    reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, ptr, length, 0, region.ends ?? 0);
   } else {
     const bytes = wtf8KeyBytes(key);
     const keyRegion = host.memory.acquireOwned(bytes);
     try {
-      reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, keyRegion.ptr, bytes.length, 0);
+      reportPtr = host.wasm.wj_nav_child(region.ptr, region.len, offset, keyRegion.ptr, bytes.length, 0, region.ends ?? 0);
     } finally {
       host.memory.release(keyRegion);
     }

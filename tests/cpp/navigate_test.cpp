@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/container_ends.h"
 #include "core/navigate.h"
 #include "core/padded_input.h"
 #include "kernels.h"
@@ -39,11 +40,15 @@ const uint8_t* reference_skip(const uint8_t* p, const uint8_t* end) {
   return nullptr;
 }
 
+// Every container's skip agrees with the reference: scanned, and looked up in the
+// document's container ends (container_ends.h).
 template <class K>
 void check_every_container(const std::string& text) {
   padded_input in(text);
   const uint8_t* b = in.data();
   const uint8_t* e = b + in.size();
+  nav::container_ends ends;
+  ASSERT_TRUE(ends.build<K>(b, in.size()));
   // Every '{' or '[' outside strings starts a container.
   bool in_string = false;
   for (const uint8_t* p = b; p < e; ++p) {
@@ -54,13 +59,17 @@ void check_every_container(const std::string& text) {
     }
     if (*p == '"') in_string = true;
     if (*p != '{' && *p != '[') continue;
-    nav::cursor c;
-    c.begin = b;
-    c.end = e;
     const uint8_t* want = reference_skip(p, e);
-    const uint8_t* got = nav::skip_value<K>(c, p);
-    ASSERT_EQ(got, want) << "container at offset " << (p - b);
-    ASSERT_EQ(c.code == error_code::ok, want != nullptr);
+    for (bool indexed : {false, true}) {
+      nav::cursor c;
+      c.begin = b;
+      c.end = e;
+      if (indexed) c.ends = ends.table();
+      const uint8_t* got = nav::skip_value<K>(c, p);
+      ASSERT_EQ(got, want) << "container at offset " << (p - b) << (indexed ? " (container ends)" : "");
+      ASSERT_EQ(c.code == error_code::ok, want != nullptr);
+      if (indexed) ASSERT_EQ(nav::known_end(c, p), want) << "container at offset " << (p - b);
+    }
   }
 }
 

@@ -216,6 +216,59 @@ for (const flavor of FLAVORS) {
       expect(codec.at('{"a":' + text + ',"a":{"a":7}}', '/a/a')).toBe(7);
     });
 
+    it('lazy(): a walk down 100,000 nested objects, level by level, reads each level once', () => {
+      // Listing each level would re-read everything below it (quadratic): past twice the
+      // document, its container ends are indexed and containers are skipped by lookup.
+      // Siblings before and after, with brackets and escaped quotes in their strings.
+      const depth = 100_000;
+      const text = '{"s":"[{\\"}","a":'.repeat(depth) + '[1,{"b":"]"}]' + ',"t":["}"]}'.repeat(depth);
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input) as LazyNode;
+        let node = doc;
+        for (let level = 0; level < depth; level++) {
+          if (node.get('s') !== '[{"}' || node.length !== 3) throw new Error(`level ${level}: ${node.get('s')} ${node.length}`);
+          node = node.get('a') as LazyNode;
+        }
+        expect(node.toJS()).toStrictEqual([1, { b: ']' }]);
+        expect((doc.get('t') as LazyNode).toJS()).toStrictEqual(['}']);
+        expect(doc.at('/a'.repeat(depth) + '/1/b')).toBe(']');
+        doc.free();
+      }
+    });
+
+    it('lazy(): every container walked with keys() and get() agrees with JSON.parse (generated and corpus documents)', async () => {
+      // A full walk lists every container, more than twice each document's bytes: the
+      // later listings go through the indexed container ends.
+      const texts: [string, string][] = [];
+      // (Strings with a backslash, a bracket and an escaped quote.)
+      const nest = (d: number): string => (d === 0 ? '"x\\\\"' : `{"k":[${nest(d - 1)},"]\\"",{"q":${nest(d - 1)}}],"n":${d}}`);
+      for (let d = 1; d <= 9; d++) texts.push([`nest ${d}`, nest(d)]);
+      const docs = await corpusDocuments({ every: 25 });
+      for (const { name, bytes } of docs ?? []) if (bytes.length < 1 << 20) texts.push([name, new TextDecoder().decode(bytes)]);
+      for (const [name, text] of texts) {
+        const doc = codec.lazy(text) as LazyNode;
+        const stack: [LazyNode, unknown, string][] = [[doc, JSON.parse(text), '']];
+        let checked = 0;
+        while (stack.length) {
+          const [node, want, path] = stack.pop()!;
+          const keys = node.kind === 'array' ? (want as unknown[]).map((_, i) => i) : node.keys();
+          if (node.kind === 'object' && JSON.stringify(keys) !== JSON.stringify(Object.keys(want as object))) {
+            expect(keys, `${name} keys at ${path}`).toStrictEqual(Object.keys(want as object));
+          }
+          if (node.length !== keys.length) expect(node.length, `${name} length at ${path}`).toBe(keys.length);
+          for (const k of keys) {
+            const got = node.get(k);
+            const w = (want as any)[k];
+            if (got instanceof LazyNode) stack.push([got, w, `${path}/${k}`]);
+            else if (!Object.is(got, w)) expect(got, `${name} at ${path}/${k}`).toStrictEqual(w);
+            checked++;
+          }
+        }
+        expect(checked).toBeGreaterThan(0);
+        doc.free();
+      }
+    });
+
     it('array indexes of 2^32 - 1 and beyond find nothing (they do not wrap around)', () => {
       for (const t of ['4294967295', '4294967296', '4294967298', '8589934593', '18446744073709551616']) {
         expect(codec.at('[10,11,12]', '/' + t)).toBeUndefined();
