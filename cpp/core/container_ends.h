@@ -4,8 +4,9 @@
 // of nesting above them. With this index a skip is a binary search.
 //
 // Brackets are paired exactly as skip_container pairs them, so a lookup gives the same
-// end it would: strings delimited by unescaped quotes (their brackets ignored), and each
-// closing bracket ends the nearest open container, whatever the bracket's kind. A
+// end it would: the same brackets stand outside strings (detail_skip::
+// brackets_outside_strings), and each closing bracket ends the nearest open container,
+// whatever the bracket's kind. A
 // container with no closing bracket in the document has no end here (the caller then
 // scans, and reports the error as it would have).
 #pragma once
@@ -29,13 +30,8 @@ class container_ends {
     uint64_t in_string = 0;
     const uint8_t* end = doc + len;
     for (const uint8_t* block = doc; block < end; block += 64) {
-      uint64_t quote, backslash, opening, closing;
-      Kernel::block_masks(block, quote, backslash, opening, closing);
-      if (backslash | escape_carry) quote &= ~detail_skip::escaped_bytes(backslash, escape_carry);
-      uint64_t inside = detail_skip::prefix_xor(quote) ^ in_string;
-      in_string = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
-      opening &= ~inside;
-      closing &= ~inside;
+      uint64_t opening, closing;
+      detail_skip::brackets_outside_strings<Kernel>(block, escape_carry, in_string, opening, closing);
       for (uint64_t b = opening | closing; b; b &= b - 1) {
         int i = __builtin_ctzll(b);
         uint32_t at = static_cast<uint32_t>(block - doc) + static_cast<uint32_t>(i);
@@ -52,8 +48,6 @@ class container_ends {
 
   // What a cursor consults (navigate.h, known_end); valid until the next build().
   known_ends table() const { return {starts_.data(), ends_.data(), starts_.size()}; }
-
-  size_t containers() const { return starts_.size(); }
 
  private:
   growable<uint32_t> starts_;  // offsets of the opening brackets, ascending

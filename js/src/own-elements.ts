@@ -25,10 +25,10 @@ export function withOwnElements<T>(array: T[], min: number, fill: T): T[] {
   return array.concat(ownElements(Math.max(min, 2 * array.length, 16) - array.length, fill));
 }
 
-/** `array` copied into a new one of at least `min` elements (typed arrays have no prototype lookups). */
-export function grownInt32(array: Int32Array<ArrayBuffer>, min: number): Int32Array<ArrayBuffer> {
+/** `array` itself if it has `min` elements, else a copy with room for them (zeros after its own). */
+export function grownTyped<A extends Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(array: A, min: number): A {
   if (array.length >= min) return array;
-  const grown = new Int32Array(Math.max(min, 2 * array.length, 16));
+  const grown = new (array.constructor as new (length: number) => A)(Math.max(min, 2 * array.length, 16));
   grown.set(array);
   return grown;
 }

@@ -144,12 +144,12 @@ class Writer {
     let list = this.shapes.get(first);
     if (list === undefined) {
       if (this.shapeCount >= MAX_SHAPES) this.forgetShapes();
-      this.shapes.set(first, (list = []));
+      list = [];
     }
     for (let i = 0; i < list.length; i++) if (sameKeys(list[i].keys, keys)) return list[i];
     const shape: Shape = { keys, ids: ownElements(keys.length, UNKNOWN) };
     if (list.length < SHAPES_PER_KEY) {
-      // (concat, not push: own-elements.ts)
+      // (A longer copy, not push: own-elements.ts)
       this.shapes.set(first, list.concat([shape]));
       this.shapeCount++;
     } else {

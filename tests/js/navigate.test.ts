@@ -217,8 +217,9 @@ for (const flavor of FLAVORS) {
     });
 
     it('lazy(): a walk down 100,000 nested objects, level by level, reads each level once', () => {
-      // Listing each level would re-read everything below it (quadratic): past twice the
-      // document, its container ends are indexed and containers are skipped by lookup.
+      // Listing each level would re-read everything below it (quadratic): once listings
+      // have read the document 16 times over, its container ends are indexed and
+      // containers are skipped by lookup.
       // Siblings before and after, with brackets and escaped quotes in their strings.
       const depth = 100_000;
       const text = '{"s":"[{\\"}","a":'.repeat(depth) + '[1,{"b":"]"}]' + ',"t":["}"]}'.repeat(depth);
