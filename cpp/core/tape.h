@@ -22,7 +22,9 @@ enum tag : uint32_t {
                      //   piece begins (the parse flag kStringHeap, see tape_writer.h)
   kString = 5,       // +2 words: [begin, end) in UTF-16 units of the source text
   kStringEsc = 6,    // +4 words: [begin, end) of the UTF-16 side buffer (unescaped),
-                     //   then [begin, end) of the raw content in the source text
+                     //   then [begin, end) of the raw content in the source text; a begin
+                     //   with kAsciiText set: [begin - kAsciiText, end) of the heap instead
+                     //   (text that is ASCII once unescaped, without kStringHeap)
   kKey = 7,          // payload: id of a key already known to JS
   kKeyNew = 8,       // payload: id (or kNoId); +2 words: [begin, end) of the source text
   kKeyNewEsc = 9,    // payload: id (or kNoId); +4 words as kStringEsc
@@ -35,6 +37,10 @@ enum tag : uint32_t {
   kScalarArray = 15,  // +1 word: n; as kNumberArray, but some of the n values are
                       // literals, held in the numbers array as literal_bits()
 };
+
+// Marks a kStringEsc / kKeyNewEsc begin word whose range is in the heap, as bytes (the
+// decoded text is ASCII), not in the UTF-16 side buffer. Offsets stay below it.
+inline constexpr uint32_t kAsciiText = 1u << 31;
 
 // kDouble's payload for an integer literal kept as text (see kDouble).
 inline constexpr uint32_t kIntegerText = 1;

@@ -43,6 +43,8 @@ struct tape_buffers {
   growable<container_frame> frames;
   growable<double> numbers;
   growable<uint16_t> utf16;
+  // Without a string heap: the decoded text of the strings and new keys with escapes
+  // whose text is ASCII (tape::kAsciiText), back to back, as bytes; heap_units = bytes.
   // With a string heap: the UTF-8 of every string and new key without escapes, back to
   // back, and its length in UTF-16 units. The heap is read by JS in pieces (each a JS
   // string): a piece starts at the first string that begins kHeapPieceBytes or more past
@@ -150,7 +152,7 @@ class tape_writer {
     }
     if (!fresh) return put(tape::word(tape::kKey, id));
     if (!s.has_escape) return put_plain(tape::word(tape::kKeyNew, id), s);
-    return string_heap_ ? put_escaped_heap(tape::kKeyNew, tape::kKeyNewEsc, id, s) : put_escaped(tape::kKeyNewEsc, id, s);
+    return string_heap_ ? put_escaped_heap(tape::kKeyNew, tape::kKeyNewEsc, id, s) : put_escaped_ascii(tape::kKeyNewEsc, id, s);
   }
 
   // The reader's shortcut for keys (reader.h): objects of one shape repeat their keys in
@@ -173,7 +175,7 @@ class tape_writer {
     if (!note_value()) return false;
     bool ok = !s.has_escape   ? put_plain(tape::word(tape::kString), s)
               : string_heap_ ? put_escaped_heap(tape::kString, tape::kStringEsc, 0, s)
-                             : put_escaped(tape::kStringEsc, 0, s);
+                             : put_escaped_ascii(tape::kStringEsc, 0, s);
     return ok && source(s.begin16 - 1, s.end16 + 1);
   }
 
@@ -335,6 +337,27 @@ class tape_writer {
     size_t n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
     if (n == kNotAscii) return put_escaped(t_esc, id, s);
     return append_heap(tape::word(t, id), n, n);
+  }
+  // Without a string heap, a string with escapes whose decoded text is ASCII is decoded
+  // into the heap as bytes, its entry's begin marked with kAsciiText: JS decodes those
+  // bytes once as Latin-1 and slices them, so such strings become one-byte strings, as
+  // JSON.parse makes them (slices of UTF-16 units are two-byte: twice the memory, and
+  // slower to make; gsoc-2018.json holds 1.3 million such characters).
+  __attribute__((noinline)) bool put_escaped_ascii(tape::tag t, uint32_t id, const string_span& s) {
+    size_t max_bytes = static_cast<size_t>(s.end - s.begin);
+    if (s.has_non_ascii || out_.heap.size() + max_bytes >= tape::kAsciiText) return put_escaped(t, id, s);
+    if (!out_.heap.reserve_more(max_bytes + Kernel::width) || !out_.words.reserve_more(5)) return false;
+    size_t begin = out_.heap.size();
+    size_t n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
+    if (n == kNotAscii) return put_escaped(t, id, s);
+    out_.heap.advance(n);
+    out_.heap_units += n;
+    out_.words.push_unchecked(tape::word(t, id));
+    out_.words.push_unchecked(static_cast<uint32_t>(begin) | tape::kAsciiText);
+    out_.words.push_unchecked(static_cast<uint32_t>(begin + n));
+    out_.words.push_unchecked(static_cast<uint32_t>(s.begin16));
+    out_.words.push_unchecked(static_cast<uint32_t>(s.end16));
+    return true;
   }
   __attribute__((noinline)) bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);

@@ -129,6 +129,12 @@ export interface Tape {
    * one native decode per document instead of one string build per escaped string.
    */
   escaped: string | undefined;
+  /**
+   * The escaped strings whose text is ASCII, decoded back to back (the heap of a parse
+   * without a string heap, read as Latin-1): entries whose begin word is negative (bit
+   * 31 set, docs/TAPE.md) are slices of it.
+   */
+  ascii: string | undefined;
   words: Int32Array; // all of memory as i32
   start: number; // index of the first word
   end: number; // index after the last word
@@ -587,6 +593,8 @@ let scalars: unknown[] = ownElements(64, null);
  */
 function escapedString(tape: Tape, text: TextSource, illFormed: boolean, i: number): string {
   const w32 = tape.words;
+  const begin = w32[i + 1];
+  if (begin < 0) return tape.ascii!.slice(begin & 0x7fffffff, w32[i + 2]);
   return tape.escaped !== undefined
     ? tape.escaped.slice(w32[i + 1], w32[i + 2])
     : illFormed

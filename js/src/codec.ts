@@ -283,6 +283,13 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     return { first: piece(), next: piece };
   }
 
+  /** The heap of a parse without a string heap (ASCII text) as one string. */
+  function asciiHeap(report: number): string {
+    const i32 = memory.wide().i32;
+    const heap = i32[report + 10] >>> 0;
+    return decodeAscii(memory.bytes(), heap, heap + (i32[report + 11] >>> 0));
+  }
+
   /** Builds the value of the tape a report describes; `source` is the document as text. */
   function buildFromReport(
     report: number,
@@ -301,6 +308,8 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
         units > 0 && !illFormed && i32[report + 9] === 0
           ? decodeUtf16(memory.bytes(), utf16Start * 2, (utf16Start + units) * 2)
           : undefined,
+      // Without a string heap, the heap holds escaped strings whose text is ASCII.
+      ascii: pieces === undefined && i32[report + 11] !== 0 ? asciiHeap(report) : undefined,
       words: i32,
       start,
       end: start + (i32[report + 3] >>> 0),

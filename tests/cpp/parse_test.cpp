@@ -66,12 +66,44 @@ TYPED_TEST(ParseTest, TapeOfASmallDocument) {
       word(tape::kDouble),
       word(tape::kArrayEnd),
       word(tape::kKeyNew, 1), 35, 36,
-      word(tape::kStringEsc), 0, 2, 39, 42,  // side buffer [0, 2), source [39, 42)
+      word(tape::kStringEsc), 0 | tape::kAsciiText, 2, 39, 42,  // ASCII: heap [0, 2), source [39, 42)
       word(tape::kObjectEnd, 2),             // shape {a, b}: the trie's second node
   };
   EXPECT_EQ(p.words, expected);
   EXPECT_EQ(p.numbers, (std::vector<double>{1, -2.5}));
-  EXPECT_EQ(p.utf16, u"y\n");
+  EXPECT_EQ(p.heap, "y\n");
+  EXPECT_EQ(p.utf16, u"");
+}
+
+// Without a string heap, escaped strings and new keys whose decoded text is ASCII are
+// decoded into the heap as bytes (begin marked kAsciiText); the others into UTF-16 units,
+// including those that turn out not to be ASCII only after some ASCII was decoded.
+TYPED_TEST(ParseTest, EscapedAsciiTextIsDecodedIntoTheHeap) {
+  parsed p = this->run(R"({"k\t":["a\nb","\u00e9","\u0041\/","x\u0080","é\n","\"\\"]})", 0);
+  ASSERT_TRUE(p.res.ok());
+  EXPECT_EQ(p.heap, "k\ta\nbA/\"\\");
+  EXPECT_EQ(p.utf16, u"\u00e9x\u0080\u00e9\n");
+  EXPECT_EQ(this->tape_.heap_units, p.heap.size());
+  std::vector<uint32_t> expected = {
+      word(tape::kObjectBegin, 1),
+      word(tape::kKeyNewEsc, 0), 0 | tape::kAsciiText, 2, 2, 5,
+      word(tape::kArrayBegin),
+      word(tape::kStringEsc), 2 | tape::kAsciiText, 5, 9, 13,
+      word(tape::kStringEsc), 0, 1, 16, 22,
+      word(tape::kStringEsc), 5 | tape::kAsciiText, 7, 25, 33,
+      word(tape::kStringEsc), 1, 3, 36, 43,
+      word(tape::kStringEsc), 3, 5, 46, 49,
+      word(tape::kStringEsc), 7 | tape::kAsciiText, 9, 52, 56,
+      word(tape::kArrayEnd),
+      word(tape::kObjectEnd, 1),
+  };
+  EXPECT_EQ(p.words, expected);
+  // A string heap takes the ASCII ones as plain strings instead; nothing is marked.
+  parsed h = this->run(R"(["a\nb","\u00e9"])", kStringHeap);
+  ASSERT_TRUE(h.res.ok());
+  EXPECT_EQ(h.words[1], word(tape::kString));
+  EXPECT_EQ(h.words[4], word(tape::kStringEsc));
+  EXPECT_EQ(h.words[5], 0u);
 }
 
 TYPED_TEST(ParseTest, KeysAndShapesAreInternedAcrossDocuments) {

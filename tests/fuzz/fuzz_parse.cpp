@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "core/navigate.h"
@@ -34,6 +35,7 @@
 #include "kernels/kernel_scalar.h"
 #include "kernels/kernel_simd128.h"
 #include "kernels/kernel_swar64.h"
+#include "../support/tape_text.h"
 
 using namespace wasmjson;
 
@@ -85,7 +87,16 @@ bool same_items(const T* a, const T* b, size_t n) {
 bool same_tape(const tape_buffers& a, const tape_buffers& b) {
   return a.words.size() == b.words.size() && same_items(a.words.data(), b.words.data(), a.words.size()) &&
          a.numbers.size() == b.numbers.size() && same_items(a.numbers.data(), b.numbers.data(), a.numbers.size()) &&
-         a.utf16.size() == b.utf16.size() && same_items(a.utf16.data(), b.utf16.data(), a.utf16.size());
+         a.utf16.size() == b.utf16.size() && same_items(a.utf16.data(), b.utf16.data(), a.utf16.size()) &&
+         a.heap.size() == b.heap.size() && same_items(a.heap.data(), b.heap.data(), a.heap.size());
+}
+
+// The decoded text of an escaped entry at words[i].
+std::u16string escaped_text(const tape_buffers& t, size_t i, const uint8_t* data, size_t size) {
+  std::u16string text;
+  if (!tape_text::append_escaped(t, t.words.data()[i + 1], t.words.data()[i + 2], text))
+    fail("tape: escaped text outside its buffer", data, size);
+  return text;
 }
 
 state g_scalar, g_swar, g_simd, g_again, g_heap, g_bytes;
@@ -99,20 +110,34 @@ void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_
   const uint32_t* hw = h.words.data();
   const uint32_t* dw = d.words.data();
   const uint32_t* bw = b.words.data();
-  size_t units = 0, bytes = 0, j = 0;
+  size_t units = 0, bytes = 0, j = 0, ascii_bytes = 0;
   for (size_t i = 0; i < d.words.size(); i += tape::entry_words(dw[i])) {
     uint32_t w = dw[i];
     if (bw[i] != w || j >= h.words.size()) fail("string heap: entries differ", data, size);
     uint32_t tag = w & tape::kTagMask;
     uint32_t htag = hw[j] & tape::kTagMask;
+    std::u16string text;
+    if (tag == tape::kStringEsc || tag == tape::kKeyNewEsc) {
+      // Without a string heap, the decoded text is in the heap as bytes exactly when it
+      // is ASCII, back to back in document order.
+      text = escaped_text(d, i, data, size);
+      bool ascii = true;
+      for (char16_t u : text) ascii &= u < 0x80;
+      bool marked = (dw[i + 1] & tape::kAsciiText) != 0;
+      if (ascii != marked) fail("document tape: ASCII escaped text is not in the heap, or other text is", data, size);
+      if (marked) {
+        if ((dw[i + 1] & ~tape::kAsciiText) != ascii_bytes) fail("document tape: heap ranges are not consecutive", data, size);
+        ascii_bytes += text.size();
+      }
+    }
     if ((tag == tape::kStringEsc && htag == tape::kString) || (tag == tape::kKeyNewEsc && htag == tape::kKeyNew)) {
-      // Decoded into the heap: its text must be the side buffer's units, all ASCII.
+      // Decoded into the heap: its text must be the document tape's, all ASCII.
       if (hw[j] >> tape::kTagBits != w >> tape::kTagBits) fail("string heap: entries differ", data, size);
-      uint32_t len16 = dw[i + 2] - dw[i + 1];
+      uint32_t len16 = static_cast<uint32_t>(text.size());
       if (hw[j + 1] != units || hw[j + 2] != units + len16 || bytes + len16 > h.heap.size())
         fail("string heap: ranges are not consecutive", data, size);
       for (uint32_t k = 0; k < len16; ++k) {
-        uint16_t unit = d.utf16.data()[dw[i + 1] + k];
+        char16_t unit = text[k];
         if (unit >= 0x80 || h.heap.data()[bytes + k] != unit) fail("string heap: decoded text differs", data, size);
       }
       units += len16;
@@ -120,21 +145,20 @@ void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_
       j += 3;
       continue;
     }
-    if (hw[j] != w) fail("string heap: entries differ", data, size);
     if (tag == tape::kStringEsc || tag == tape::kKeyNewEsc) {
-      // Kept escaped: the same units, and not ASCII (else the heap would hold them).
-      uint32_t len16 = dw[i + 2] - dw[i + 1];
+      // Kept escaped: the same text, and not ASCII (else the heap would hold it: raw
+      // non-ASCII text and \u escapes >= 0x80 are what keep a string out of the heap,
+      // and both decode to units >= 0x80).
+      if (hw[j] != w || (hw[j + 1] & tape::kAsciiText)) fail("string heap: entries differ", data, size);
+      if (dw[i + 1] & tape::kAsciiText) fail("string heap: an ASCII escaped string was not decoded into it", data, size);
+      uint32_t len16 = static_cast<uint32_t>(text.size());
       if (hw[j + 2] - hw[j + 1] != len16 || hw[j + 2] > h.utf16.size() ||
-          !same_items(h.utf16.data() + hw[j + 1], d.utf16.data() + dw[i + 1], len16))
+          !same_items(reinterpret_cast<const char16_t*>(h.utf16.data()) + hw[j + 1], text.data(), len16))
         fail("string heap: escaped units differ", data, size);
-      bool ascii = true;
-      for (uint32_t k = 0; k < len16; ++k) ascii &= d.utf16.data()[dw[i + 1] + k] < 0x80;
-      // Raw non-ASCII text and \u escapes >= 0x80 are what keep a string out of the
-      // heap, and both decode to units >= 0x80.
-      if (ascii) fail("string heap: an ASCII escaped string was not decoded into it", data, size);
       j += tape::entry_words(w);
       continue;
     }
+    if (hw[j] != w) fail("string heap: entries differ", data, size);
     if (tag != tape::kString && tag != tape::kKeyNew) {
       if ((tag == tape::kNumberArray || tag == tape::kScalarArray) && hw[j + 1] != dw[i + 1])
         fail("string heap: entries differ", data, size);
@@ -151,6 +175,7 @@ void check_string_heap(const tape_buffers& h, const tape_buffers& d, const tape_
     j += 3;
   }
   if (j != h.words.size() || bytes != h.heap.size() || units != h.heap_units) fail("string heap: size differs", data, size);
+  if (ascii_bytes != d.heap.size() || d.heap_units != d.heap.size()) fail("document tape: heap size differs", data, size);
 }
 // Key ids against the keys' bytes. A state that keeps its key and shape tables across
 // inputs (as the wasm boundary does, so keys are predicted from earlier documents too)
@@ -356,6 +381,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       !same_items(again.tape.numbers.data(), g_scalar.tape.numbers.data(), again.tape.numbers.size()) ||
       again.tape.utf16.size() != g_scalar.tape.utf16.size() ||
       !same_items(again.tape.utf16.data(), g_scalar.tape.utf16.data(), again.tape.utf16.size()) ||
+      again.tape.heap.size() != g_scalar.tape.heap.size() ||
+      !same_items(again.tape.heap.data(), g_scalar.tape.heap.data(), again.tape.heap.size()) ||
       again.tape.words.size() != g_scalar.tape.words.size())
     fail("minified text parses to different values", data, size);
   return 0;

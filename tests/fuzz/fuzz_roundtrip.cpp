@@ -39,6 +39,7 @@ using namespace wasmjson;
 // code under test, and tracing them cost more time than the code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
 #define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/tape_text.h"
 #include "../support/utf8_reference.h"
 
 namespace {
@@ -158,9 +159,7 @@ void read_tape(const tape_buffers& t, const uint8_t* src, size_t src_len, bool e
   auto string_units = [&](size_t i, bool escaped, uint32_t& b, uint32_t& e) {
     b = static_cast<uint32_t>(d.pool.size());
     if (escaped) {
-      uint32_t ub = w[i + 1], ue = w[i + 2];
-      if (ub > ue || ue > t.utf16.size()) fail("tape: UTF-16 range outside the side buffer");
-      d.pool.insert(d.pool.end(), t.utf16.data() + ub, t.utf16.data() + ue);
+      if (!tape_text::append_escaped(t, w[i + 1], w[i + 2], d.pool)) fail("tape: escaped text outside its buffer");
     } else {
       uint32_t sb = w[i + 1], se = w[i + 2];
       if (sb < 1 || sb > se || se >= src_len || src[sb - 1] != '"' || src[se] != '"')

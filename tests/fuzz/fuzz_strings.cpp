@@ -45,6 +45,7 @@ using namespace wasmjson;
 // code under test, and tracing them cost more time than the code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
 #define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/tape_text.h"
 #include "../support/utf8_reference.h"
 
 namespace {
@@ -186,9 +187,8 @@ bool decoded_string(const tape_buffers& t, const uint8_t* text, units& out) {
     return true;
   }
   if (tag == tape::kStringEsc && t.words.size() == 5) {
-    uint32_t b = t.words.data()[1], e = t.words.data()[2];
-    out.assign(t.utf16.data() + b, t.utf16.data() + e);
-    return true;
+    out.clear();
+    return tape_text::append_escaped(t, t.words.data()[1], t.words.data()[2], out);
   }
   return false;
 }

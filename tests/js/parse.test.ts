@@ -307,6 +307,27 @@ for (const flavor of FLAVORS) {
       expect(seen).toEqual(['"é"', '1']);
     });
 
+    it('string input: escaped strings whose text is ASCII are read from one decoded heap, the others from UTF-16 units', () => {
+      // Mixed in one document, in values and keys: ASCII once unescaped (\n, \/, \", \u0041),
+      // not ASCII (\u00e9, raw é, a \u escape >= 0x80 after some ASCII), lone surrogates;
+      // then enough ASCII escaped text (over 256 KB) that the heap is decoded in pieces.
+      const small = [
+        '["a\\nb","\\u00e9","\\u0041\\/","x\\u0080","é\\n","\\"\\\\",{"k\\t":"v\\r","\\u00e9\\t":"\\ud800\\n"}]',
+        '{"a\\nb":1,"a\\nb":2,"c":"\\u0063"}',
+        '["' + 'long\\ttext '.repeat(300) + '","' + 'é\\n'.repeat(300) + '"]',
+      ];
+      const big = '[' + Array.from({ length: 3000 }, (_, i) => JSON.stringify(`line ${i}\n${'x'.repeat(i % 200)}"/\\`)).join(',') + ']';
+      expect(big.length).toBeGreaterThan(300_000);
+      for (const text of [...small, big, `{"a":${big},"b":"\\u00e9\\n","c":${small[0]}}`]) {
+        expectLikeNative(text);
+        // With a reviver (source ranges on the tape) and with a raw lone surrogate in the
+        // input (escaped strings re-read from the text where not ASCII): the same values.
+        expect(parse(text, (_k: string, v: unknown) => v)).toStrictEqual(JSON.parse(text));
+        const illFormed = `[${text},"\ud800"]`;
+        expect(parse(illFormed)).toStrictEqual(JSON.parse(illFormed));
+      }
+    });
+
     it('-0 stays -0, from every spelling and both input kinds', () => {
       for (const text of ['-0', '-0.0', '-0e0', '-0E+5', '-0.000e-3', '[-0]', '{"a":-0}', '[0,-0,0.0,-0.0]']) {
         const expected = JSON.parse(text);
