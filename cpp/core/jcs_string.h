@@ -44,9 +44,14 @@ uint8_t* rewrite_escaped(uint8_t* o, const uint8_t* p, const uint8_t* end, const
     std::memcpy(o, p, Kernel::width);
     size_t i = Kernel::quote_stop(p);
     if (p + i >= end) return o + (end - p);
+    if (i == Kernel::width) {
+      // A clean chunk steps by the constant width: the next load need not wait for the scan.
+      o += Kernel::width;
+      p += Kernel::width;
+      continue;
+    }
     o += i;
     p += i;
-    if (i == Kernel::width) continue;
     // A backslash (a quote would be the end: inside the content every quote is escaped).
     // Escapes often come in runs (escaped non-ASCII text): take them back to back,
     // without a scan between them.

@@ -57,9 +57,14 @@ const uint8_t* skip_string(cursor& c, const uint8_t* p, bool* escaped = nullptr)
   ++p;
   for (;;) {
     size_t i = Kernel::quote_stop(p);
+    if (i == Kernel::width) {
+      // A clean chunk steps by the constant width: the next load need not wait for the scan.
+      p += Kernel::width;
+      if (p >= c.end) return c.fail(error_code::unterminated_string, p), nullptr;
+      continue;
+    }
     p += i;
     if (p >= c.end) return c.fail(error_code::unterminated_string, p), nullptr;
-    if (i == Kernel::width) continue;
     if (*p == '"') return p + 1;
     if (escaped) *escaped = true;
     p += 2;  // a backslash and the byte it escapes

@@ -340,8 +340,11 @@ class reader {
     if (detail::is_whitespace(*p)) {
       for (;;) {
         size_t i = Kernel::whitespace_stop(p);
-        p += i;
-        if (i < Kernel::width) break;
+        if (i < Kernel::width) {
+          p += i;
+          break;
+        }
+        p += Kernel::width;
       }
     }
     if constexpr (kSeesWhitespace) sink_.whitespace(gap, p);
@@ -356,11 +359,17 @@ class reader {
     s.has_escape = false;
     s.has_non_ascii = false;
     for (;;) {
-      // Plain runs: the kernel finds the next '"', '\', control or non-ASCII byte.
+      // Plain runs: the kernel finds the next '"', '\', control or non-ASCII byte. A
+      // clean chunk steps by the constant width, not by the scan's result: the next
+      // chunk's load then waits for no mask (in wasm, stepping by the result made each
+      // chunk wait for the one before: long strings were scanned 2x slower).
       for (;;) {
         size_t i = Kernel::string_stop(p);
-        p += i;
-        if (i < Kernel::width) break;
+        if (i < Kernel::width) {
+          p += i;
+          break;
+        }
+        p += Kernel::width;
       }
       uint8_t c = *p;
       if (c == '"') {
@@ -402,6 +411,12 @@ class reader {
       for (;;) {
         size_t saved;
         size_t run = Kernel::template utf8_run<kTracksUtf16>(p, saved);
+        if (run == Kernel::width) {
+          // A whole chunk steps by the constant width (see the plain runs above).
+          p += Kernel::width;
+          if constexpr (kTracksUtf16) delta16_ += saved & utf16_mask_;
+          continue;
+        }
         if (run) {
           // Runs end early at a sequence cut by the chunk's end; the next starts there.
           p += run;

@@ -18,12 +18,17 @@ namespace detail {
 // that is not, or at `end`; a last chunk that went past `end` is taken back.
 template <class Kernel, class T, class Step>
 WASMJSON_INLINE void copy_plain(const uint8_t*& p, const uint8_t* end, T*& o, Step step) {
-  size_t run;
-  do {
-    run = step(p, o);
-    p += run;
-    o += run;
-  } while (run == Kernel::width && p < end);
+  for (;;) {
+    size_t run = step(p, o);
+    if (run < Kernel::width) {
+      p += run;
+      o += run;
+      break;
+    }
+    p += Kernel::width;
+    o += Kernel::width;
+    if (p >= end) break;
+  }
   if (p > end) {
     o -= p - end;
     p = end;

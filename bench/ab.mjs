@@ -1,0 +1,118 @@
+// A/B of two builds of a .wasm module, interleaved in one process: a developer tool for
+// deciding whether a change to the C++ core is faster (the product's numbers come from
+// bench/run.mjs). Separate processes, one per build, differ by more than most changes do
+// on a shared machine (its speed drifts between runs); here every round times A, B, B, A
+// back to back on the same document, and the per-round ratios' median is reported.
+//
+//   node --expose-gc bench/ab.mjs OLD.wasm NEW.wasm [--ops LIST] [--rounds N] [-v] [files...]
+//
+// Both builds must be of the same flavor. Operations:
+//   wasm level (raw exports, no JS values): validate, stage (bytes -> tape), wasm-minify,
+//     wasm-prettify
+//   API level (this checkout's dist/ JS over each build, via load({ wasm })): parse-string,
+//     parse-bytes, stringify, encode, minify, prettify
+// Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
+// operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWasmStage } from './suite.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const [value] = args.splice(i, 2).slice(1);
+  return value;
+};
+const ops = option('--ops', 'validate,stage,wasm-minify').split(',');
+const rounds = Number(option('--rounds', 11));
+const verbose = args.includes('-v');
+const [oldPath, newPath, ...given] = args.filter((a) => a !== '-v');
+if (!oldPath || !newPath) {
+  console.error('usage: node --expose-gc bench/ab.mjs OLD.wasm NEW.wasm [--ops LIST] [--rounds N] [-v] [files...]');
+  process.exit(2);
+}
+const gc = globalThis.gc ?? (() => {});
+const corpus = join(root, '..', 'shared', 'corpus');
+const files = given.length ? given : readdirSync(corpus).filter((f) => f.endsWith('.json')).map((f) => join(corpus, f));
+
+/** Raw-export runners of one build: prepare(op, bytes) -> thunk. */
+async function wasmLevel(path) {
+  const module = new WebAssembly.Module(readFileSync(path));
+  const stage = await createWasmStage(module);
+  // validate is not among the stage runs: its own instance, through wj_validate.
+  const { exports: ex } = await WebAssembly.instantiate(module, { env: { emscripten_notify_memory_growth() {} } });
+  ex._initialize();
+  let ptr = 0;
+  let cap = 0;
+  return (op, bytes) => {
+    if (op !== 'validate') return stage.prepare(bytes, { stage: 'parse', 'wasm-minify': 'minify', 'wasm-prettify': 'prettify' }[op]);
+    if (bytes.length > cap) {
+      cap = bytes.length;
+      ptr = ex.wj_alloc(cap + ex.wj_padding()) >>> 0;
+    }
+    return () => {
+      new Uint8Array(ex.memory.buffer).set(bytes, ptr);
+      return ex.wj_validate(ptr, bytes.length, 1);
+    };
+  };
+}
+
+/** API runners of one build: this checkout's JS over it. */
+async function apiLevel(path) {
+  const { load } = await import(join(root, 'dist', 'node.mjs'));
+  const codec = await load({ wasm: readFileSync(path) });
+  return (op, bytes, text, value) =>
+    ({
+      'parse-string': () => codec.parse(text),
+      'parse-bytes': () => codec.parse(bytes),
+      stringify: () => codec.stringify(value),
+      encode: () => codec.encode(value),
+      minify: () => codec.minify(text),
+      prettify: () => codec.prettify(text),
+    })[op];
+}
+
+const WASM_OPS = ['validate', 'stage', 'wasm-minify', 'wasm-prettify'];
+const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify'];
+for (const op of ops) {
+  if (!WASM_OPS.includes(op) && !API_OPS.includes(op)) throw new Error(`unknown op ${op}`);
+}
+const level = async (path) => ({ wasm: await wasmLevel(path), api: ops.some((o) => API_OPS.includes(o)) ? await apiLevel(path) : undefined });
+const [A, B] = [await level(oldPath), await level(newPath)];
+
+function timeBatch(fn, n) {
+  gc();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) fn();
+  return performance.now() - t0;
+}
+
+for (const op of ops) {
+  const ratios = [];
+  const lines = [];
+  for (const file of files) {
+    const bytes = new Uint8Array(readFileSync(file));
+    const text = new TextDecoder().decode(bytes);
+    const value = op === 'stringify' || op === 'encode' ? JSON.parse(text) : undefined;
+    const [fa, fb] = [A, B].map((x) => (WASM_OPS.includes(op) ? x.wasm(op, bytes) : x.api(op, bytes, text, value)));
+    // Batches of at least 5 ms of OLD.
+    let n = 1;
+    while (timeBatch(fa, n) < 5) n *= 2;
+    const perRound = [];
+    for (let r = 0; r < rounds; r++) {
+      const a = timeBatch(fa, n);
+      const b = timeBatch(fb, n) + timeBatch(fb, n);
+      perRound.push((a + timeBatch(fa, n)) / b);
+    }
+    perRound.sort((x, y) => x - y);
+    const ratio = perRound[perRound.length >> 1];
+    ratios.push(ratio);
+    lines.push(`  ${file.split('/').pop().padEnd(40)} ${ratio.toFixed(3)}`);
+  }
+  const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+  console.log(`${op}: NEW/OLD speed ${geomean.toFixed(3)} (geomean of ${ratios.length} files)`);
+  if (verbose) console.log(lines.join('\n'));
+}
