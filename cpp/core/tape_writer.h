@@ -352,12 +352,16 @@ class tape_writer {
     if (n == kNotAscii) return put_escaped(t, id, s);
     out_.heap.advance(n);
     out_.heap_units += n;
-    out_.words.push_unchecked(tape::word(t, id));
-    out_.words.push_unchecked(static_cast<uint32_t>(begin) | tape::kAsciiText);
-    out_.words.push_unchecked(static_cast<uint32_t>(begin + n));
+    push_escaped_entry(tape::word(t, id), static_cast<uint32_t>(begin) | tape::kAsciiText, begin + n, s);
+    return true;
+  }
+  // An escaped entry's five words (room reserved): the decoded text's range, then the source's.
+  void push_escaped_entry(uint32_t w, uint32_t begin, size_t end, const string_span& s) {
+    out_.words.push_unchecked(w);
+    out_.words.push_unchecked(begin);
+    out_.words.push_unchecked(static_cast<uint32_t>(end));
     out_.words.push_unchecked(static_cast<uint32_t>(s.begin16));
     out_.words.push_unchecked(static_cast<uint32_t>(s.end16));
-    return true;
   }
   __attribute__((noinline)) bool put_escaped(tape::tag t, uint32_t id, const string_span& s) {
     size_t max_units = static_cast<size_t>(s.end - s.begin);
@@ -365,11 +369,7 @@ class tape_writer {
     if (!out_.utf16.reserve_more(max_units + Kernel::width) || !out_.words.reserve_more(5)) return false;
     size_t begin = out_.utf16.size();
     out_.utf16.advance(unescape_utf16<Kernel>(s.begin, s.end, out_.utf16.end_ptr(), out_.escaped_surrogate));
-    out_.words.push_unchecked(tape::word(t, id));
-    out_.words.push_unchecked(static_cast<uint32_t>(begin));
-    out_.words.push_unchecked(static_cast<uint32_t>(out_.utf16.size()));
-    out_.words.push_unchecked(static_cast<uint32_t>(s.begin16));
-    out_.words.push_unchecked(static_cast<uint32_t>(s.end16));
+    push_escaped_entry(tape::word(t, id), static_cast<uint32_t>(begin), out_.utf16.size(), s);
     return true;
   }
   bool source(size_t begin16, size_t end16) {

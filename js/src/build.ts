@@ -596,10 +596,10 @@ function escapedString(tape: Tape, text: TextSource, illFormed: boolean, i: numb
   const begin = w32[i + 1];
   if (begin < 0) return tape.ascii!.slice(begin & 0x7fffffff, w32[i + 2]);
   return tape.escaped !== undefined
-    ? tape.escaped.slice(w32[i + 1], w32[i + 2])
+    ? tape.escaped.slice(begin, w32[i + 2])
     : illFormed
       ? rawString(text, w32[i + 3], w32[i + 4])
-      : utf16String(tape.utf16, tape.utf16Start + w32[i + 1], tape.utf16Start + w32[i + 2]);
+      : utf16String(tape.utf16, tape.utf16Start + begin, tape.utf16Start + w32[i + 2]);
 }
 
 /**
