@@ -332,9 +332,8 @@ class tape_writer {
   // non-ASCII text in the heap would cost every document with escapes the engine's
   // slower UTF-8 decode of its heap (gsoc-2018.json: 0.3x).
   __attribute__((noinline)) bool put_escaped_heap(tape::tag t, tape::tag t_esc, uint32_t id, const string_span& s) {
-    if (s.has_non_ascii) return put_escaped(t_esc, id, s);
-    if (!out_.heap.reserve_more(static_cast<size_t>(s.end - s.begin) + Kernel::width)) return false;
-    size_t n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
+    size_t n = 0;
+    if (!unescape_to_heap(s, n)) return false;
     if (n == kNotAscii) return put_escaped(t_esc, id, s);
     return append_heap(tape::word(t, id), n, n);
   }
@@ -344,15 +343,29 @@ class tape_writer {
   // JSON.parse makes them (slices of UTF-16 units are two-byte: twice the memory, and
   // slower to make; gsoc-2018.json holds 1.3 million such characters).
   __attribute__((noinline)) bool put_escaped_ascii(tape::tag t, uint32_t id, const string_span& s) {
-    size_t max_bytes = static_cast<size_t>(s.end - s.begin);
-    if (s.has_non_ascii || out_.heap.size() + max_bytes >= tape::kAsciiText) return put_escaped(t, id, s);
-    if (!out_.heap.reserve_more(max_bytes + Kernel::width) || !out_.words.reserve_more(5)) return false;
-    size_t begin = out_.heap.size();
-    size_t n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
+    // Offsets stay below kAsciiText (its bit marks the entry): text that would cross it
+    // keeps to utf16.
+    if (out_.heap.size() + static_cast<size_t>(s.end - s.begin) >= tape::kAsciiText) return put_escaped(t, id, s);
+    size_t n = 0;
+    if (!unescape_to_heap(s, n) || !out_.words.reserve_more(5)) return false;
     if (n == kNotAscii) return put_escaped(t, id, s);
+    size_t begin = out_.heap.size();
     out_.heap.advance(n);
     out_.heap_units += n;
     push_escaped_entry(tape::word(t, id), static_cast<uint32_t>(begin) | tape::kAsciiText, begin + n, s);
+    return true;
+  }
+  // Both heap modes: the decoded text of s, when it is ASCII, written at the heap's end
+  // (not taken yet: the caller advances the heap), its byte count in n; else n =
+  // kNotAscii, and s keeps its UTF-16 entry. false: out of memory.
+  bool unescape_to_heap(const string_span& s, size_t& n) {
+    if (s.has_non_ascii) {
+      n = kNotAscii;
+      return true;
+    }
+    // + a chunk: the unescaper stores whole chunks.
+    if (!out_.heap.reserve_more(static_cast<size_t>(s.end - s.begin) + Kernel::width)) return false;
+    n = unescape_ascii<Kernel>(s.begin, s.end, out_.heap.end_ptr());
     return true;
   }
   // An escaped entry's five words (room reserved): the decoded text's range, then the source's.
