@@ -12,6 +12,14 @@ root=$(pwd)
 mkdir -p build
 passed=0
 failed=0
+# Seconds per stage, printed as each ends: CI must stay well under its 20 minutes.
+stage_start=$SECONDS
+stage_name="setup and build"
+stage() {
+  echo "-- $stage_name: $((SECONDS - stage_start)) s"
+  stage_start=$SECONDS
+  stage_name=$1
+}
 
 bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 export PATH="$root/node_modules/.bin:$PATH"
@@ -39,11 +47,14 @@ run_ctest() {
   failed=$((failed + bad))
 }
 
+stage "C++ tests"
 echo "== C++ tests (scalar, swar64, simd128 kernels)"
 run_ctest build/native -DCMAKE_BUILD_TYPE=Release
+stage "C++ tests under sanitizers"
 echo "== C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 run_ctest build/native-asan -DCMAKE_BUILD_TYPE=Debug -DWASMJSON_SANITIZE=ON
 
+stage "JS tests"
 echo "== JS tests (vitest: node + chromium, both flavors)"
 rm -f build/vitest.json
 node_modules/.bin/vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json
@@ -60,6 +71,7 @@ else
   failed=$((failed + 1))
 fi
 
+stage "fuzzing"
 echo "== libFuzzer, ${WASMJSON_FUZZ_SECONDS:=25}s per target (ASan + UBSan; scripts/fuzz.sh runs longer)"
 bash scripts/fuzz.sh "$WASMJSON_FUZZ_SECONDS" | tee build/fuzz.log | tail -n 9
 while read -r target execs _ findings _; do
@@ -67,10 +79,13 @@ while read -r target execs _ findings _; do
 done < <(grep -E '^fuzz_[a-z0-9_]+ +[0-9?]+ executions +[0-9]+ finding' build/fuzz.log)
 grep -qE '^fuzz_[a-z0-9_]+ +[0-9?]+ executions' build/fuzz.log || { echo "fuzzing did not run"; failed=$((failed + 1)); }
 
+stage "smoke"
 echo "== Smoke test on the machine's Node $(/usr/bin/node --version 2>/dev/null || echo missing)"
 for f in tests/smoke/smoke.mjs tests/smoke/smoke.cjs; do
   if /usr/bin/node "$f"; then passed=$((passed + 1)); else echo "FAILED: $f"; failed=$((failed + 1)); fi
 done
 
+stage ""
+echo "total: $SECONDS s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -191,6 +191,11 @@ const TARGETS: [string, () => Promise<Impl>][] = [
 for (const [label, load] of TARGETS) {
   describe(`test262 built-ins/JSON/stringify (${label})`, async () => {
     const impl = await load();
+    // The "as stored" cases below walk 2^21 levels before their RangeError (a few seconds
+    // each, for stringify and encode). That walk is JS shared by every codec, and the wasm
+    // writer behind it opens containers the same way in both flavors, so they run for the
+    // first target only.
+    const itOnce = label === TARGETS[0][0] ? it : () => {};
 
     // Top-level values, and what a replacer does to them.
 
@@ -441,7 +446,7 @@ for (const [label, load] of TARGETS) {
       }, TypeError);
     });
 
-    it('replacer-function-array-circular.js (direct case as stored): a new array at every level throws RangeError, as native', () => {
+    itOnce('replacer-function-array-circular.js (direct case as stored): a new array at every level throws RangeError, as native', () => {
       expectThrows(impl, (sf) => {
         const direct: unknown[] = [];
         return sf(direct, (_k: string, v: unknown) => (v === direct ? [direct] : v));
@@ -459,7 +464,7 @@ for (const [label, load] of TARGETS) {
       }, TypeError);
     });
 
-    it('replacer-function-object-circular.js (direct case as stored): a new object at every level throws RangeError, as native', () => {
+    itOnce('replacer-function-object-circular.js (direct case as stored): a new object at every level throws RangeError, as native', () => {
       expectThrows(impl, (sf) => {
         const direct = {};
         return sf(direct, (_k: string, v: unknown) => (v === direct ? { again: direct } : v));
@@ -481,7 +486,7 @@ for (const [label, load] of TARGETS) {
       }, TypeError);
     });
 
-    it('value-tojson-array-circular.js (direct case as stored): a new array at every level throws RangeError, as native', () => {
+    itOnce('value-tojson-array-circular.js (direct case as stored): a new array at every level throws RangeError, as native', () => {
       expectThrows(impl, (sf) => {
         const direct: unknown[] & { toJSON?: () => unknown } = [];
         direct.toJSON = () => [direct];
@@ -502,7 +507,7 @@ for (const [label, load] of TARGETS) {
       }, TypeError);
     });
 
-    it('value-tojson-object-circular.js (direct case as stored): a new object at every level throws RangeError, as native', () => {
+    itOnce('value-tojson-object-circular.js (direct case as stored): a new object at every level throws RangeError, as native', () => {
       expectThrows(impl, (sf) => {
         const direct: { toJSON(): unknown } = { toJSON: () => ({ again: direct }) };
         return sf(direct);
