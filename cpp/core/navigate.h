@@ -180,9 +180,10 @@ const uint8_t* skip_value(cursor& c, const uint8_t* p) {
   uint8_t ch = *p;
   if (ch == '"') return skip_string<Kernel>(c, p);
   if (ch == '{' || ch == '[') return skip_container<Kernel>(c, p);
-  // A scalar: up to the next delimiter.
+  // A scalar: up to the next delimiter (one table test a byte: arrays of numbers are
+  // skipped element by element when listed or indexed).
   const uint8_t* s = p;
-  while (p < c.end && !detail::is_whitespace(*p) && *p != ',' && *p != ']' && *p != '}' && *p != ':') ++p;
+  while (p < c.end && !(detail::kByteClass.v[*p] & detail::kScalarEndClass)) ++p;
   if (p == s) return c.fail(error_code::unexpected_character, p), nullptr;
   return p;
 }

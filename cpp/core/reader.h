@@ -101,14 +101,16 @@ struct escape_table {
 inline constexpr escape_table kEscape{};
 
 // Byte classes tested on hot paths by one load instead of a chain of compares.
-enum : uint8_t { kWhitespaceClass = 1, kNumberTailClass = 2 };
+enum : uint8_t { kWhitespaceClass = 1, kNumberTailClass = 2, kScalarEndClass = 4 };
 struct byte_class_table {
   uint8_t v[256];
   constexpr byte_class_table() : v() {
     for (int i = 0; i < 256; ++i) v[i] = 0;
-    v[' '] = v['\n'] = v['\r'] = v['\t'] = kWhitespaceClass;
+    v[' '] = v['\n'] = v['\r'] = v['\t'] = kWhitespaceClass | kScalarEndClass;
     // What may follow a number's integer digits and still belong to the number.
     v['.'] = v['e'] = v['E'] = kNumberTailClass;
+    // Where a skipped scalar (navigate.h) ends: whitespace or a delimiter.
+    v[','] = v[']'] = v['}'] = v[':'] = kScalarEndClass;
   }
 };
 inline constexpr byte_class_table kByteClass{};
