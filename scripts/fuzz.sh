@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the C++ core with libFuzzer: every tests/fuzz/*.cpp target, each for the given
-# number of seconds (default 60), under AddressSanitizer and UndefinedBehaviorSanitizer.
+# number of seconds (default 60), as many at a time as there are cores, under
+# AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   bash scripts/fuzz.sh [seconds-per-target]
 #
@@ -91,13 +92,13 @@ printf '"a\x01"' >"$seeds/own-control.json"
 echo "== $(find "$seeds" -type f | wc -l) seeds in $seeds"
 
 # ---- fuzz ----
-status=0
-summary=()
-for t in "${targets[@]}"; do
-  corpus=$build/corpus/$t
-  log=$build/$t.log
+# Targets run side by side, one per core (each is one libFuzzer process): the same
+# seconds per target in a fraction of the wall time. Each writes its summary line and
+# status to files, gathered below in target order.
+run_target() {  # run_target <target>
+  local t=$1 corpus=$build/corpus/$1 log=$build/$1.log stamp=$build/$1.stamp
+  local before after rc execs findings f
   mkdir -p "$corpus"
-  stamp=$build/$t.stamp
   touch "$stamp"
   before=$(find "$crashes" -maxdepth 1 -type f -name "$t-*" | wc -l)
   read -r -a extra < <(sed -n 's|^// fuzz.sh options: ||p' "tests/fuzz/$t.cpp" | head -n1)
@@ -109,18 +110,42 @@ for t in "${targets[@]}"; do
   execs=$(grep -E '^stat::number_of_executed_units:' "$log" | tail -n1 | awk '{print $2}')
   after=$(find "$crashes" -maxdepth 1 -type f -name "$t-*" | wc -l)
   findings=$((after - before))
+  echo 0 >"$build/$t.status"
   if [ "$rc" -ne 0 ] || [ "$findings" -gt 0 ]; then
-    status=1
+    echo 1 >"$build/$t.status"
     [ "$findings" -eq 0 ] && findings=1  # crashed without writing an artifact
-    echo "-- $t failed (exit $rc); the report:"
-    grep -E -A 30 '^(==[0-9]+==ERROR|fuzz_|.*runtime error|SUMMARY)' "$log" | head -n 60
-    # Minimize each new crash input (time-limited), keeping the original.
-    for f in $(find "$crashes" -maxdepth 1 -type f -name "$t-crash-*" ! -name '*.min*' -newer "$stamp"); do
-      "$build/$t" -minimize_crash=1 -max_total_time=60 -exact_artifact_path="$f.min" "$f" >"$f.minimize.log" 2>&1
-      [ -f "$f.min" ] && echo "   minimized: $f.min ($(stat -c %s "$f.min") bytes): $(od -An -tx1 -v "$f.min" | tr -s ' \n' ' ' | head -c 600)"
-    done
+    {
+      echo "-- $t failed (exit $rc); the report:"
+      grep -E -A 30 '^(==[0-9]+==ERROR|fuzz_|.*runtime error|SUMMARY)' "$log" | head -n 60
+      # Minimize each new crash input (time-limited), keeping the original.
+      for f in $(find "$crashes" -maxdepth 1 -type f -name "$t-crash-*" ! -name '*.min*' -newer "$stamp"); do
+        "$build/$t" -minimize_crash=1 -max_total_time=60 -exact_artifact_path="$f.min" "$f" >"$f.minimize.log" 2>&1
+        [ -f "$f.min" ] && echo "   minimized: $f.min ($(stat -c %s "$f.min") bytes): $(od -An -tx1 -v "$f.min" | tr -s ' \n' ' ' | head -c 600)"
+      done
+    } >"$build/$t.report"
   fi
-  summary+=("$(printf '%-16s %12s executions  %d finding(s)' "$t" "${execs:-?}" "$findings")")
+  printf '%-16s %12s executions  %d finding(s)\n' "$t" "${execs:-?}" "$findings" >"$build/$t.summary"
+}
+
+parallel=$(nproc)
+for t in "${targets[@]}"; do
+  rm -f "$build/$t.summary" "$build/$t.status" "$build/$t.report"
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n; done
+  run_target "$t" &
+done
+wait
+
+status=0
+summary=()
+for t in "${targets[@]}"; do
+  [ -f "$build/$t.report" ] && cat "$build/$t.report"
+  if [ -f "$build/$t.summary" ]; then
+    summary+=("$(cat "$build/$t.summary")")
+    [ "$(cat "$build/$t.status" 2>/dev/null)" = "0" ] || status=1
+  else
+    summary+=("$(printf '%-16s %12s executions  %d finding(s)' "$t" "?" 1)")
+    status=1
+  fi
 done
 
 echo "== summary (${secs}s per target; log per target in $build/<target>.log)"

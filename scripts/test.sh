@@ -3,8 +3,9 @@
 # plain line "N passed, N failed". Exits non-zero on any failure.
 #   C++:   GoogleTest via ctest, every test against every kernel; again under ASan/UBSan.
 #   JS:    vitest, Node and headless Chromium projects, both wasm flavors.
-#   Fuzz:  every libFuzzer target for WASMJSON_FUZZ_SECONDS (default 25) each: eight targets,
-#          about 3.5 minutes in all (scripts/fuzz.sh runs them for as long as you like).
+#   Fuzz:  every libFuzzer target for WASMJSON_FUZZ_SECONDS (default 25) each, one per core
+#          at a time: eight targets, about 4 minutes with their build on two cores
+#          (scripts/fuzz.sh runs them for as long as you like).
 #   Smoke: the built package on the machine's Node 20 (import, require, validate).
 set -uo pipefail
 cd "$(dirname "$0")/.."
