@@ -8,6 +8,7 @@ import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
+import { option } from './options.js';
 import { decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
@@ -176,7 +177,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   wasm._initialize();
   const flavor = KERNELS[wasm.wj_kernel()];
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
-  const stringInput = options.stringInput ?? 'auto';
+  const stringInput = (option(options, 'stringInput') as StringInput | undefined) ?? 'auto';
   if (stringInput !== 'auto' && stringInput !== 'utf8' && stringInput !== 'utf16') {
     throw new TypeError(`wasmjson: stringInput must be 'auto', 'utf8' or 'utf16', got ${String(stringInput)}`);
   }
@@ -215,7 +216,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const decodeEach =
       !isString &&
       (input.length >= DECODE_EACH_FROM ||
-        (typeof reviverOrOptions === 'object' && reviverOrOptions?.stringDecoding === 'each'));
+        (typeof reviverOrOptions === 'object' && reviverOrOptions !== null && option(reviverOrOptions, 'stringDecoding') === 'each'));
     // Bytes input: JS needs the text of the strings only, not of the whole document (a
     // reviver's context.source needs the document).
     const stringHeap = !isString && !decodeEach && !reviver;
@@ -421,7 +422,8 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
 
   function prettify(input: JsonInput, options?: PrettifyOptions): string | Uint8Array {
-    return reformat(input, toGap(options?.indent ?? 2), 'prettify');
+    const indent = options === undefined || options === null ? undefined : (option(options, 'indent') as PrettifyOptions['indent']);
+    return reformat(input, toGap(indent ?? 2), 'prettify');
   }
 
   const navHost: NavHost = {
@@ -512,18 +514,20 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const checks = policyOf(options, 'validate') !== undefined;
+    const explain = options !== undefined && options !== null && !!option(options, 'explain');
     const bytesOrText = asInput(input, 'validate');
     if (checks) {
       // The checks need the keys as decoded strings: a parse (it validates as well) that
       // keeps no value. Its syntax errors are validate's own.
-      const { duplicateKeys, protoAction, constructorAction, maxDepth } = options!;
+      const checkOptions: Record<string, unknown> = {};
+      for (const name of CHECK_OPTIONS) checkOptions[name] = option(options!, name);
       try {
-        parse(bytesOrText, { duplicateKeys, protoAction, constructorAction, maxDepth });
+        parse(bytesOrText, checkOptions);
       } catch (e) {
         if (!(e instanceof JsonSyntaxError)) throw e;
-        return options!.explain ? { valid: false, error: e } : false;
+        return explain ? { valid: false, error: e } : false;
       }
-      return options!.explain ? { valid: true } : true;
+      return explain ? { valid: true } : true;
     }
     const region = memory.acquire(bytesOrText);
     let code: number;
@@ -531,14 +535,14 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     try {
       code = wasm.wj_validate(region.ptr, region.len, typeof bytesOrText === 'string' ? 0 : FLAG_SKIP_BOM);
       // (Built while the document is still in wasm memory: its position is read there.)
-      if (code !== 0 && code !== OUT_OF_MEMORY && options?.explain) {
+      if (code !== 0 && code !== OUT_OF_MEMORY && explain) {
         error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr);
       }
     } finally {
       memory.release(region);
     }
     if (code === OUT_OF_MEMORY) throw outOfMemory(region.len);
-    if (!options?.explain) return code === 0;
+    if (!explain) return code === 0;
     if (code === 0) return { valid: true };
     return { valid: false, error };
   }
@@ -610,27 +614,30 @@ function toParseInput(input: unknown): string | Uint8Array {
 function pickReviver(arg: unknown): Reviver | undefined {
   if (typeof arg === 'function') return arg as Reviver;
   if (arg !== null && typeof arg === 'object') {
-    const r = (arg as ParseOptions).reviver;
-    if (typeof r === 'function') return r;
+    const r = option(arg, 'reviver');
+    if (typeof r === 'function') return r as Reviver;
   }
   return undefined;
 }
 
+/** The options of parse's checks (validate takes them too). */
+const CHECK_OPTIONS = ['duplicateKeys', 'protoAction', 'constructorAction', 'maxDepth'] as const;
+
 /** The checks parse's (or validate's) options ask for; undefined when none (the default path). */
 function policyOf(arg: unknown, fn: 'parse' | 'validate'): BuildPolicy | undefined {
   if (arg === null || typeof arg !== 'object') return undefined;
-  const o = arg as ParseOptions;
-  const duplicates = o.duplicateKeys;
+  const duplicates = option(arg, 'duplicateKeys');
   if (duplicates !== undefined && duplicates !== 'last' && duplicates !== 'error') {
     throw new TypeError(`wasmjson.${fn}: options.duplicateKeys must be 'last' or 'error', got ${String(duplicates)}`);
   }
-  const protoKeys = keyAction(o.protoAction, 'protoAction', fn);
-  const constructorKeys = keyAction(o.constructorAction, 'constructorAction', fn);
+  const protoKeys = keyAction(option(arg, 'protoAction'), 'protoAction', fn);
+  const constructorKeys = keyAction(option(arg, 'constructorAction'), 'constructorAction', fn);
   let maxDepth = Infinity;
-  if (o.maxDepth !== undefined) {
-    maxDepth = o.maxDepth;
+  const depthOption = option(arg, 'maxDepth');
+  if (depthOption !== undefined) {
+    maxDepth = depthOption as number;
     if (typeof maxDepth !== 'number' || !(maxDepth >= 0) || (maxDepth !== Infinity && !Number.isInteger(maxDepth))) {
-      throw new RangeError(`wasmjson.${fn}: options.maxDepth must be a non-negative integer, got ${String(o.maxDepth)}`);
+      throw new RangeError(`wasmjson.${fn}: options.maxDepth must be a non-negative integer, got ${String(depthOption)}`);
     }
   }
   if (duplicates !== 'error' && protoKeys === KEEP && constructorKeys === KEEP && maxDepth === Infinity) return undefined;
@@ -655,7 +662,7 @@ function violationError(v: PolicyViolation, source: string | Uint8Array, policy:
 /** The parse flags for options.bigint (0 for a reviver function or no options). */
 function bigintFlags(arg: unknown): number {
   if (arg === null || typeof arg !== 'object') return 0;
-  const mode = (arg as ParseOptions).bigint;
+  const mode = option(arg, 'bigint');
   if (mode === undefined || mode === 'never') return 0;
   if (mode === 'unsafe') return FLAG_BIGINTS_UNSAFE;
   if (mode === 'always') return FLAG_BIGINTS_ALL;

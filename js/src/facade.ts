@@ -14,6 +14,7 @@ import type { LazyValue } from './navigate.js';
 import type { Reviver } from './revive.js';
 import type { EncodeOptions, Replacer } from './stringify.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
+import { option } from './options.js';
 import type { StringInput } from './memory.js';
 
 /** What init() and load() accept as the wasm to run. */
@@ -93,21 +94,23 @@ export function createFacade(platform: Platform) {
 
   /** A new, independent codec (its own wasm instance and memory). */
   async function load(options: InitOptions = {}): Promise<Codec> {
-    if (options.wasm !== undefined) {
-      const c = createCodec(await instantiate(options.wasm), options);
-      if (options.flavor && c.flavor !== options.flavor) {
-        throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${options.flavor}`);
+    const wasm = option(options, 'wasm') as InitOptions['wasm'];
+    const requested = option(options, 'flavor') as Flavor | undefined;
+    if (wasm !== undefined) {
+      const c = createCodec(await instantiate(wasm), options);
+      if (requested && c.flavor !== requested) {
+        throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${requested}`);
       }
       return c;
     }
-    const flavor = pickFlavor(options.flavor ?? platform.requestedFlavor());
+    const flavor = pickFlavor(requested ?? platform.requestedFlavor());
     return createCodec(await instantiate(await platform.readWasm(flavor)), options);
   }
 
   /** Synchronous load from the packaged files (Node only). */
   function loadSync(options: { flavor?: Flavor; stringInput?: StringInput } = {}): Codec {
     if (!platform.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
-    const flavor = pickFlavor(options.flavor ?? platform.requestedFlavor());
+    const flavor = pickFlavor((option(options, 'flavor') as Flavor | undefined) ?? platform.requestedFlavor());
     const module = new WebAssembly.Module(platform.readWasmSync(flavor) as Uint8Array<ArrayBuffer>);
     return createCodec(new WebAssembly.Instance(module, IMPORTS), options);
   }

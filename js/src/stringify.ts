@@ -10,6 +10,7 @@
 import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copyOut } from './memory.js';
+import { option } from './options.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
 import { decodeAscii, decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
@@ -881,11 +882,14 @@ export function createSerializer(wasm: WasmExports): Serializer {
       return w.run(value, replacer, space, false, true, text) as string;
     },
     encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> {
-      const bigint = options?.bigint;
+      const given = options !== undefined && options !== null;
+      const bigint = given ? option(options, 'bigint') : undefined;
       if (bigint !== undefined && bigint !== 'throw' && bigint !== 'number') {
         throw new TypeError(`wasmjson.encode: options.bigint must be 'throw' or 'number', got ${String(bigint)}`);
       }
-      return w.run(value, options?.replacer, options?.space, bigint === 'number', false, bytes) as Uint8Array<ArrayBuffer>;
+      const replacer = given ? (option(options, 'replacer') as Replacer | undefined) : undefined;
+      const space = given ? (option(options, 'space') as EncodeOptions['space']) : undefined;
+      return w.run(value, replacer, space, bigint === 'number', false, bytes) as Uint8Array<ArrayBuffer>;
     },
   };
 }

@@ -204,3 +204,87 @@ describe('parse checking options through the top-level export', () => {
     expect(parse('{"__proto__":1,"b":2}', { protoAction: 'remove' })).toEqual({ b: 2 });
   });
 });
+
+// Prototype pollution must not become an option: a `reviver` or `replacer` put on
+// Object.prototype would see every value, and checks could be switched on or off.
+describe('options are read from their own properties only', () => {
+  const POLLUTION: Record<string, unknown> = {
+    reviver: () => 'from the prototype',
+    bigint: 'always',
+    duplicateKeys: 'error',
+    protoAction: 'error',
+    constructorAction: 'error',
+    maxDepth: 0,
+    stringDecoding: 'each',
+    explain: true,
+    replacer: () => 'from the prototype',
+    space: 4,
+    indent: 8,
+  };
+  function polluted<T>(body: () => T): T {
+    const proto = Object.prototype as Record<string, unknown>;
+    for (const [k, v] of Object.entries(POLLUTION)) Object.defineProperty(proto, k, { value: v, configurable: true, writable: true });
+    try {
+      return body();
+    } finally {
+      for (const k of Object.keys(POLLUTION)) delete proto[k];
+    }
+  }
+  const text = '{"a":[1,{"b":2}],"a":3,"__proto__":{"x":1},"constructor":{"prototype":{}}}';
+
+  for (const flavor of FLAVORS) {
+    it(`parse, validate, encode, prettify and load ignore a polluted Object.prototype (${flavor})`, async () => {
+      const c = await codecFor(flavor);
+      const clean = {
+        parse: c.parse(text, {}),
+        parseBytes: c.parse(utf8(text), {}),
+        validate: c.validate('[[1]]', {}),
+        invalid: c.validate('[1,]', {}),
+        encode: new TextDecoder().decode(c.encode({ a: [1, 2n < 3n] }, {})),
+        prettify: c.prettify('[1,{"b":2}]', {}),
+      };
+      const seen = polluted(() => ({
+        parse: c.parse(text, {}),
+        parseBytes: c.parse(utf8(text), {}),
+        validate: c.validate('[[1]]', {}),
+        invalid: c.validate('[1,]', {}),
+        encode: new TextDecoder().decode(c.encode({ a: [1, 2n < 3n] }, {})),
+        prettify: c.prettify('[1,{"b":2}]', {}),
+      }));
+      // (As JSON text: an own `constructor` property defeats toStrictEqual's type check.)
+      expect(JSON.stringify(seen)).toBe(JSON.stringify(clean));
+      expect(JSON.stringify(seen.parse)).toBe(JSON.stringify(JSON.parse(text)));
+      expect(Object.getPrototypeOf(seen.parse)).toBe(Object.prototype);
+      expect(Object.keys(seen.parse)).toStrictEqual(['a', '__proto__', 'constructor']);
+      expect(seen.validate).toBe(true);
+      expect(seen.invalid).toBe(false);
+      expect(seen.prettify).toBe('[\n  1,\n  {\n    "b": 2\n  }\n]');
+      // The same options given as own properties do apply.
+      expect(() => c.parse(text, { duplicateKeys: 'error' })).toThrow(SyntaxError);
+      expect(c.parse('[1]', { reviver: (_k: string, v: unknown) => (Array.isArray(v) ? v : v === 1 ? 'own' : v) })).toStrictEqual(['own']);
+      expect(c.prettify('[1]', { indent: 1 })).toBe('[\n 1\n]');
+      // An options object's own prototype is no source of options either.
+      expect(c.parse('[[[1]]]', Object.create({ maxDepth: 1 }))).toStrictEqual([[[1]]]);
+    });
+  }
+
+  it('the top-level functions and load() do too', async () => {
+    const wj = await import('wasmjson');
+    const seen = polluted(() => ({
+      parse: wj.parse('{"a":1,"a":2}', {}),
+      encode: new TextDecoder().decode(wj.encode([1, 'x'], {})),
+      stringify: wj.stringify({ a: 1 }),
+    }));
+    expect(seen).toStrictEqual({ parse: { a: 2 }, encode: '[1,"x"]', stringify: '{"a":1}' });
+    // load() reads its options the same way: a polluted `flavor` names no flavor.
+    const loaded = await polluted(() => {
+      (Object.prototype as Record<string, unknown>).flavor = 'not-a-flavor';
+      try {
+        return wj.load({});
+      } finally {
+        delete (Object.prototype as Record<string, unknown>).flavor;
+      }
+    });
+    expect(loaded.parse('[1]')).toStrictEqual([1]);
+  });
+});

@@ -1,0 +1,10 @@
+// Options objects are read through their own properties only. A value that prototype
+// pollution put on Object.prototype (a `reviver` or `replacer` that would see every value,
+// a check switched on or off) is no option: a JSON library handles untrusted data, and
+// an inherited option would make it a pollution gadget. (Getters of the options object
+// itself still run, as they do for any property read.)
+
+/** options[name] when options has it as an own property, else undefined. */
+export function option(options: object, name: string): unknown {
+  return Object.hasOwn(options, name) ? (options as Record<string, unknown>)[name] : undefined;
+}
