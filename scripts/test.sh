@@ -4,7 +4,7 @@
 #   C++:   GoogleTest via ctest, every test against every kernel; again under ASan/UBSan.
 #   JS:    vitest, Node and headless Chromium projects, both wasm flavors.
 #   Fuzz:  every libFuzzer target for WASMJSON_FUZZ_SECONDS (default 25) each, one per core
-#          at a time: eight targets, about 4 minutes with their build on two cores
+#          at a time: nine targets, about 4 minutes with their build on two cores
 #          (scripts/fuzz.sh runs them for as long as you like).
 #   Smoke: the built package on the machine's Node 20 (import, require, validate).
 set -uo pipefail
