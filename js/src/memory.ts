@@ -140,6 +140,24 @@ export class Memory {
     }
   }
 
+  /**
+   * Short text that is all ASCII, copied by a loop: in browsers each encodeInto call
+   * costs 1.5-2 us (Chromium 156, into wasm memory: 2.1 us for 100 units, 1.8 us for
+   * 1000), where the loop takes 2-2.6 ns a unit. Into the scratch buffer, which must
+   * be free; undefined when a unit is not ASCII (the scratch then holds a part of it).
+   */
+  private copyAscii(text: string): Region | undefined {
+    const n = text.length;
+    const ptr = this.reserve(n);
+    const u8 = this.bytes();
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) return undefined;
+      u8[ptr + i] = c;
+    }
+    return { ptr, len: n, owned: false };
+  }
+
   /** Writes text's UTF-16 units at ptr (even). */
   private copyUnits(text: string, ptr: number): void {
     const n = text.length;
@@ -233,6 +251,10 @@ export class Memory {
 
   private encodeString(text: string): Region {
     if (this.takesUtf16(text)) return this.encodeUtf16(text);
+    if (NodeBufferCtor === undefined && text.length <= ASCII_LOOP_MAX_UNITS && !this.scratchBusy) {
+      const region = this.copyAscii(text);
+      if (region !== undefined) return region;
+    }
     // Most JSON is ASCII: try the string's own length first, and only if encodeInto
     // runs out of room grow to the worst case for what is left (3 bytes per unit).
     // Use all of a free scratch buffer: it has room for earlier documents' UTF-8. Up to
@@ -256,6 +278,13 @@ export class Memory {
     return { ptr, len: written, owned: ptr !== this.scratchPtr };
   }
 }
+
+/**
+ * Strings up to this many units are copied by a loop when they are ASCII, outside Node
+ * (copyAscii); past it, encodeInto's fixed cost is the smaller one (Chromium: the loop
+ * takes 2.5 us for 1000 units, encodeInto 1.8 us).
+ */
+const ASCII_LOOP_MAX_UNITS = 512;
 
 /** Bytes up to which the scratch buffer is grown to a string's worst-case UTF-8 size. */
 const SCRATCH_WORST_CASE = 48 * 1024 * 1024;

@@ -111,3 +111,70 @@ for (const flavor of FLAVORS) {
     });
   });
 }
+
+// Outside Node, short ASCII strings are copied into wasm memory by a loop (an encodeInto
+// call costs microseconds there); a unit that is not ASCII sends the string the usual
+// way. Both must give what JSON gives, around the loop's length limit (512 units) too.
+for (const flavor of FLAVORS) {
+  describe(`short string input (${flavor})`, async () => {
+    const codec = await load({ flavor: flavor as Flavor });
+
+    /** JSON texts of 0..1100 units: ASCII, or with one unit that is not at a place. */
+    function texts(): string[] {
+      const out: string[] = [];
+      for (const n of [0, 1, 2, 3, 7, 64, 255, 508, 509, 510, 511, 512, 513, 514, 1100]) {
+        // A string literal of n units: its quotes and n - 2 characters.
+        const body = 'ab\\"c d,'.repeat(n).slice(0, Math.max(0, n - 2)).replace(/\\$/, 'x');
+        if (n >= 2) out.push(`"${body}"`);
+        for (const at of [0, (n - 2) >> 1, n - 3]) {
+          if (n < 3 || at < 0) continue;
+          for (const wide of ['\u00e9', '\u4e16', '\ud83d\ude00', '\u0080', '\u007f']) {
+            out.push(`"${body.slice(0, at)}${wide}${body.slice(at + wide.length)}"`.slice(0, n + 1));
+          }
+        }
+        // Documents (and invalid ones) of about n units.
+        if (n >= 8) out.push(`[${'1,'.repeat((n - 2) >> 1)}1]`, `{"k": "${'v'.repeat(n - 10)}"`, `[${'"\u00e9",'.repeat(n >> 2)}0]`);
+      }
+      return out;
+    }
+
+    it('parse, validate, minify and at give what JSON gives', () => {
+      for (const text of texts()) {
+        const native = attempt(() => JSON.parse(text));
+        const got = attempt(() => codec.parse(text));
+        expect(got.ok, text).toBe(native.ok);
+        if (native.ok) {
+          expect(jsonDiff(got.ok ? got.value : undefined, native.value), text).toBe('');
+          expect(codec.minify(text), text).toBe(JSON.stringify(native.value));
+          expect(jsonDiff(codec.at(text, ''), native.value), text).toBe('');
+        } else {
+          expect((got as { error: Error }).error, text).toBeInstanceOf(SyntaxError);
+        }
+        expect(codec.validate(text), text).toBe(native.ok);
+      }
+    });
+
+    it('a reviver may parse short strings, ASCII or not, from within a parse', () => {
+      const outer = `[${texts().filter((t) => t.length < 600).map((t) => JSON.stringify(t)).join(',')}]`;
+      const got = codec.parse(outer, (_k, v) => {
+        if (typeof v !== 'string') return v;
+        const r = attempt(() => codec.parse(v));
+        return r.ok ? { value: r.value } : { error: (r.error as Error).name };
+      });
+      const expected = JSON.parse(outer, (_k, v) => {
+        if (typeof v !== 'string') return v;
+        const r = attempt(() => JSON.parse(v));
+        return r.ok ? { value: r.value } : { error: (r.error as Error).name };
+      });
+      expect(jsonDiff(got, expected)).toBe('');
+    });
+
+    it('stringify sends short strings of any text', () => {
+      for (const text of texts()) {
+        const value = [text, { [text.slice(0, 40)]: text }, text.slice(1, -1)];
+        expect(codec.stringify(value), text).toBe(JSON.stringify(value));
+        expect(new TextDecoder().decode(codec.encode(value)), text).toBe(JSON.stringify(value));
+      }
+    });
+  });
+}
