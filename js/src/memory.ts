@@ -147,15 +147,8 @@ export class Memory {
    * be free; undefined when a unit is not ASCII (the scratch then holds a part of it).
    */
   private copyAscii(text: string): Region | undefined {
-    const n = text.length;
-    const ptr = this.reserve(n);
-    const u8 = this.bytes();
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c > 0x7f) return undefined;
-      u8[ptr + i] = c;
-    }
-    return { ptr, len: n, owned: false };
+    const ptr = this.reserve(text.length);
+    return writeAscii(this.bytes(), ptr, text) ? { ptr, len: text.length, owned: false } : undefined;
   }
 
   /** Writes text's UTF-16 units at ptr (even). */
@@ -281,10 +274,24 @@ export class Memory {
 
 /**
  * Strings up to this many units are copied by a loop when they are ASCII, outside Node
- * (copyAscii); past it, encodeInto's fixed cost is the smaller one (Chromium: the loop
- * takes 2.5 us for 1000 units, encodeInto 1.8 us).
+ * (copyAscii; navigate.ts's keys and pointers); past it, encodeInto's fixed cost is the
+ * smaller one (Chromium: the loop takes 2.5 us for 1000 units, encodeInto 1.8 us).
  */
-const ASCII_LOOP_MAX_UNITS = 512;
+export const ASCII_LOOP_MAX_UNITS = 512;
+
+/**
+ * Writes text at u8[at...] if it is all ASCII (one byte a unit), and says whether it
+ * was; bytes are written up to the first unit that is not.
+ */
+export function writeAscii(u8: Uint8Array, at: number, text: string): boolean {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return false;
+    u8[at + i] = c;
+  }
+  return true;
+}
 
 /** Bytes up to which the scratch buffer is grown to a string's worst-case UTF-8 size. */
 const SCRATCH_WORST_CASE = 48 * 1024 * 1024;

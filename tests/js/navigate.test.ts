@@ -5,6 +5,7 @@ import { corpusDocuments } from './support/corpus.js';
 import * as wasmjson from 'wasmjson';
 import { LazyNode, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
+import { attempt } from './support/outcome.js';
 
 /** A lazy node's whole value (which reads and validates all of it); other values as they are. */
 function wholeValue(v: unknown): unknown {
@@ -355,6 +356,32 @@ for (const flavor of FLAVORS) {
         expect(doc.keys()).toStrictEqual(Object.keys(value));
         expect(doc.toJS()).toStrictEqual(value);
         doc.free();
+      }
+    });
+
+    it('lazy(): a bad object gives the same error to its first lookup (a wasm scan) and to later ones (its listing)', () => {
+      const bad = ['{"a":1,"b":2,"c"3}', '{"a":1,"b\\x":2}', '{"a":1,"b":2', '{"a":1,,"b":2}', '{"a":1,"a":[1,}', '{"a":1 "b":2}'];
+      // A value that is not read is not checked (README): every way finds "a" alike.
+      const unread = ['{"a":1,"b":"\u0001"}', '{"a":1,"b":[1,,2]}', '{"a":1,"b":tru}'];
+      for (const text of [...bad, ...unread]) {
+        for (const input of [text, utf8.encode(text)]) {
+          const errorOf = (fn: () => unknown): unknown => {
+            const r = attempt(fn);
+            if (r.ok) return { value: r.value };
+            const e = r.error as SyntaxError & { offset?: number };
+            return { name: e.name, message: e.message, offset: e.offset };
+          };
+          const first = codec.lazy(input) as LazyNode;
+          const listed = codec.lazy(input) as LazyNode;
+          const byListing = errorOf(() => listed.keys());
+          expect((byListing as { name?: string }).name, text).toBe(bad.includes(text) ? 'SyntaxError' : undefined);
+          const want = bad.includes(text) ? byListing : { value: 1 };
+          expect(errorOf(() => first.get('a')), text).toStrictEqual(want);
+          expect(errorOf(() => first.get('a')), text).toStrictEqual(want);
+          expect(errorOf(() => listed.get('a')), text).toStrictEqual(want);
+          first.free();
+          listed.free();
+        }
       }
     });
 
