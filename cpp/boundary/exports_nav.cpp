@@ -17,7 +17,7 @@ struct nav_report {
   uint32_t value;  // offset of the value found (kNone when there is none)
   uint32_t kind;   // nav::kind of that value
   uint32_t count;  // wj_nav_entries: number of entries
-  uint32_t list;   // wj_nav_entries: pointer to count x 4 u32 (key begin, key end, key escaped, value)
+  uint32_t list;   // wj_nav_entries: pointer to count entries: objects 4 u32 (key begin, key end, key escaped, value), arrays 1 (value)
   uint32_t within;  // wj_nav_path: nav::kind of the container the value is a member of (0: the start)
   uint32_t end;     // wj_nav_entries: offset past the container (0 when not read to its end)
 };
@@ -86,18 +86,31 @@ WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_
   auto c = make_cursor(doc, len, ends);
   g_entries.clear();
   const uint8_t* after = nullptr;
-  wasmjson::nav::for_each_entry<active_kernel>(
-      c, doc + offset, [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
-        if (!g_entries.reserve_more(4)) return c.fail(wasmjson::error_code::out_of_memory, v);
-        g_entries.push_unchecked(kb ? static_cast<uint32_t>(kb - doc) : 0);
-        g_entries.push_unchecked(ke ? static_cast<uint32_t>(ke - doc) : 0);
-        g_entries.push_unchecked(escaped ? 1 : 0);
-        g_entries.push_unchecked(static_cast<uint32_t>(v - doc));
-        return true;
-      },
-      &after);
+  // An object's entries are four words (key begin, key end, key escaped, value); an
+  // array's, its value alone (JS copies the list as it is).
+  const bool is_object = doc[offset] == '{';
+  if (is_object) {
+    wasmjson::nav::for_each_entry<active_kernel>(
+        c, doc + offset, [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
+          if (!g_entries.reserve_more(4)) return c.fail(wasmjson::error_code::out_of_memory, v);
+          g_entries.push_unchecked(static_cast<uint32_t>(kb - doc));
+          g_entries.push_unchecked(static_cast<uint32_t>(ke - doc));
+          g_entries.push_unchecked(escaped ? 1 : 0);
+          g_entries.push_unchecked(static_cast<uint32_t>(v - doc));
+          return true;
+        },
+        &after);
+  } else {
+    wasmjson::nav::for_each_entry<active_kernel>(
+        c, doc + offset, [&](const uint8_t*, const uint8_t*, bool, const uint8_t* v) {
+          if (!g_entries.reserve_more(1)) return c.fail(wasmjson::error_code::out_of_memory, v);
+          g_entries.push_unchecked(static_cast<uint32_t>(v - doc));
+          return true;
+        },
+        &after);
+  }
   if (after) g_nav.end = static_cast<uint32_t>(after - doc);
-  g_nav.count = static_cast<uint32_t>(g_entries.size() / 4);
+  g_nav.count = static_cast<uint32_t>(g_entries.size() / (is_object ? 4 : 1));
   g_nav.list = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_entries.data()));
   return finish(c);
 }

@@ -319,12 +319,11 @@ export class LazyNode {
     const count = i32[r + 4] >>> 0;
     const extent = (i32[r + 7] >>> 0) - this.offset;
     let index: ContainerIndex;
-    // Each entry is four u32: key begin, key end, key escaped, value offset.
     if (this.kind === 'array') {
-      const offsets = new Uint32Array(count);
-      for (let i = 0; i < count; i++) offsets[i] = i32[list + 4 * i + 3];
-      index = { offsets, byKey: undefined };
+      // Each entry is its value's offset (u32).
+      index = { offsets: new Uint32Array(i32.buffer, list * 4, count).slice(), byKey: undefined };
     } else {
+      // Each entry is four u32: key begin, key end, key escaped, value offset.
       const bytes = host.memory.bytes();
       const byKey = new Map<string, number>();
       for (let i = 0; i < count; i++) {
