@@ -77,6 +77,15 @@ export class Memory {
     return this.nodeBuffer;
   }
 
+  /**
+   * Writes text as UTF-8 at ptr, which has room for the worst case (3 bytes a unit);
+   * returns the bytes written. Short ASCII text outside Node by a loop (see copyAscii).
+   */
+  writeUtf8(text: string, ptr: number): number {
+    if (NodeBufferCtor === undefined && text.length <= ASCII_LOOP_MAX_UNITS && writeAscii(this.bytes(), ptr, text)) return text.length;
+    return this.encodeAt(text, ptr, text.length * 3).written;
+  }
+
   /** Encodes text as UTF-8 at ptr, at most cap bytes: units read and bytes written. */
   private encodeAt(text: string, ptr: number, cap: number): { read: number; written: number } {
     // With room for the worst case (3 bytes per unit) utf8Write cannot stop short, so it
@@ -253,9 +262,14 @@ export class Memory {
     // Use all of a free scratch buffer: it has room for earlier documents' UTF-8. Up to
     // a size, make the scratch hold the worst case: in Node, utf8Write (a quarter faster
     // than encodeInto) needs that room, as it cannot say how much of the text it read.
+    // A buffer of its own (the scratch is busy: lazy documents, pointers) gets the worst
+    // case when that is small: text that is not ASCII would otherwise take two encodes
+    // and a copy (lazy() of a 350-byte document: 30% of its time).
     const worst = text.length * 3;
     let cap = this.scratchBusy
-      ? text.length
+      ? worst <= OWNED_WORST_CASE && NodeBufferCtor !== undefined
+        ? worst
+        : text.length
       : worst <= SCRATCH_WORST_CASE && NodeBufferCtor !== undefined
         ? worst
         : Math.max(text.length, Math.min(this.scratchCap, worst));
@@ -274,16 +288,16 @@ export class Memory {
 
 /**
  * Strings up to this many units are copied by a loop when they are ASCII, outside Node
- * (copyAscii; navigate.ts's keys and pointers); past it, encodeInto's fixed cost is the
- * smaller one (Chromium: the loop takes 2.5 us for 1000 units, encodeInto 1.8 us).
+ * (copyAscii, writeUtf8); past it, encodeInto's fixed cost is the smaller one
+ * (Chromium: the loop takes 2.5 us for 1000 units, encodeInto 1.8 us).
  */
-export const ASCII_LOOP_MAX_UNITS = 512;
+const ASCII_LOOP_MAX_UNITS = 512;
 
 /**
  * Writes text at u8[at...] if it is all ASCII (one byte a unit), and says whether it
  * was; bytes are written up to the first unit that is not.
  */
-export function writeAscii(u8: Uint8Array, at: number, text: string): boolean {
+function writeAscii(u8: Uint8Array, at: number, text: string): boolean {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -292,6 +306,9 @@ export function writeAscii(u8: Uint8Array, at: number, text: string): boolean {
   }
   return true;
 }
+
+/** Bytes up to which a buffer of its own is given a string's worst-case UTF-8 size. */
+const OWNED_WORST_CASE = 64 * 1024;
 
 /** Bytes up to which the scratch buffer is grown to a string's worst-case UTF-8 size. */
 const SCRATCH_WORST_CASE = 48 * 1024 * 1024;

@@ -3,9 +3,9 @@
 // structure of skipped values are read; the value returned is parsed (and validated) in
 // full. See cpp/core/navigate.h for what is and is not checked.
 import type { WasmExports } from './exports.js';
-import { ASCII_LOOP_MAX_UNITS, writeAscii, type Memory, type Region } from './memory.js';
+import type { Memory, Region } from './memory.js';
 import { outOfMemory } from './errors.js';
-import { decodeUtf8, NodeBufferCtor } from './utf8.js';
+import { decodeUtf8 } from './utf8.js';
 
 const NONE = 0xffffffff;
 /** Value kinds (nav::kind); as `within`, the container a value is a member of (0: the root). */
@@ -98,13 +98,7 @@ function placeKey(host: NavHost, key: string): { ptr: number; length: number } {
     }
     keyBuffers.set(host.wasm, (buffer = { ptr, capacity }));
   }
-  const bytes = host.memory.bytes();
-  // (Outside Node, an encodeInto call costs more than a loop over a short key: memory.ts.)
-  if (NodeBufferCtor === undefined && key.length <= ASCII_LOOP_MAX_UNITS && writeAscii(bytes, buffer.ptr, key)) {
-    return { ptr: buffer.ptr, length: key.length };
-  }
-  const length = encoder.encodeInto(key, bytes.subarray(buffer.ptr, buffer.ptr + buffer.capacity)).written;
-  return { ptr: buffer.ptr, length };
+  return { ptr: buffer.ptr, length: host.memory.writeUtf8(key, buffer.ptr) };
 }
 
 /** A scalar's kind (nav::kind::scalar). */
@@ -130,10 +124,12 @@ class LazyDocument {
   // key wins), but listing it also makes a string and a map entry of every key (one
   // get() from a 1.3 KB object: 11.5 us listed, 2.7 us in wasm); a lookup in an array
   // reads only up to the index.
-  private readonly lookups = new Map<number, number>();
+  // (The maps are made on first use: three maps per document were a tenth of reading one
+  // field of a small document.)
+  private lookups: Map<number, number> | undefined;
   // Per container: pointers evaluated from it (LazyNode.at), which lists it on the second.
-  private readonly pathLookups = new Map<number, number>();
-  private readonly indexes = new Map<number, ContainerIndex>();
+  private pathLookups: Map<number, number> | undefined;
+  private indexes: Map<number, ContainerIndex> | undefined;
   constructor(
     readonly host: NavHost,
     region: Region,
@@ -147,17 +143,17 @@ class LazyDocument {
   }
   /** The index of the container at offset, if built; else built on its second call here. */
   indexOnSecondLookup(node: LazyNode, offset: number): ContainerIndex | undefined {
-    const index = this.indexes.get(offset);
+    const index = this.indexes?.get(offset);
     if (index !== undefined) return index;
-    return secondSighting(this.pathLookups, offset) ? this.indexOf(node, offset, true) : undefined;
+    return secondSighting((this.pathLookups ??= new Map()), offset) ? this.indexOf(node, offset, true) : undefined;
   }
   /** The index of the container at offset: built when `always`, or on its second lookup. */
   indexOf(node: LazyNode, offset: number, always: boolean): ContainerIndex | undefined {
-    let index = this.indexes.get(offset);
+    let index = this.indexes?.get(offset);
     if (index !== undefined) return index;
-    if (!always && !secondSighting(this.lookups, offset)) return undefined;
+    if (!always && !secondSighting((this.lookups ??= new Map()), offset)) return undefined;
     index = node.listChildren();
-    this.indexes.set(offset, index);
+    (this.indexes ??= new Map()).set(offset, index);
     return index;
   }
   /**

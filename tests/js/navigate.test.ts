@@ -438,6 +438,19 @@ for (const flavor of FLAVORS) {
       doc.free();
     });
 
+    it('lazy(): text that is not ASCII, of every size around where its buffer stops being sized for the worst case', () => {
+      // 3 UTF-8 bytes a unit: 21845 units fill 64 KiB.
+      for (const units of [20, 1000, 21840, 21843, 21844, 21845, 21846, 21850, 30000]) {
+        const body = '\u4e16'.repeat(units - 16); // the text is `units` long
+        const text = `{"k":"${body}","n":[1]}`;
+        const doc = codec.lazy(text) as LazyNode;
+        expect(doc.get('k'), `${units}`).toBe(body);
+        expect((doc.get('n') as LazyNode).toJS(), `${units}`).toStrictEqual([1]);
+        expect(doc.toJS(), `${units}`).toStrictEqual(JSON.parse(text));
+        doc.free();
+      }
+    });
+
     it('lazy(): keys keep a leading U+FEFF (and other non-ASCII) exactly', () => {
       const text = '{"\ufeffa":1,"b\u00e9":{"\ufeffc":2},"\ud83d\ude00":3}';
       const value = JSON.parse(text);
