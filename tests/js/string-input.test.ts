@@ -138,7 +138,7 @@ for (const flavor of FLAVORS) {
       return out;
     }
 
-    it('parse, validate, minify and at give what JSON gives', () => {
+    it('parse, validate, minify, at and lazy give what JSON gives (text and bytes)', () => {
       for (const text of texts()) {
         const native = attempt(() => JSON.parse(text));
         const got = attempt(() => codec.parse(text));
@@ -147,6 +147,18 @@ for (const flavor of FLAVORS) {
           expect(jsonDiff(got.ok ? got.value : undefined, native.value), text).toBe('');
           expect(codec.minify(text), text).toBe(JSON.stringify(native.value));
           expect(jsonDiff(codec.at(text, ''), native.value), text).toBe('');
+          // Bytes: short text decoded outside Node by String.fromCharCode when ASCII.
+          const bytes = new TextEncoder().encode(text);
+          expect(jsonDiff(codec.parse(bytes), native.value), text).toBe('');
+          expect(jsonDiff(codec.at(bytes, ''), native.value), text).toBe('');
+          const member = new TextEncoder().encode(`{"k": ${text}, "${text.length > 2 ? text.slice(1, -1) : 'x'}": 1}`);
+          const withKey = attempt(() => JSON.parse(new TextDecoder().decode(member)));
+          if (withKey.ok) {
+            expect(jsonDiff(codec.at(member, '/k'), native.value), text).toBe('');
+            const doc = codec.lazy(member) as { keys(): string[]; free(): void };
+            expect(doc.keys(), text).toStrictEqual(Object.keys(withKey.value as object));
+            doc.free();
+          }
         } else {
           expect((got as { error: Error }).error, text).toBeInstanceOf(SyntaxError);
         }
