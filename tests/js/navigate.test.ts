@@ -6,6 +6,7 @@ import * as wasmjson from 'wasmjson';
 import { LazyNode, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { attempt } from './support/outcome.js';
+import { jsonDiff, randomDocument, randomOptions, Rng } from './support/random-json.js';
 
 /** A lazy node's whole value (which reads and validates all of it); other values as they are. */
 function wholeValue(v: unknown): unknown {
@@ -235,6 +236,44 @@ for (const flavor of FLAVORS) {
         expect((doc.get('t') as LazyNode).toJS()).toStrictEqual(['}']);
         expect(doc.at('/a'.repeat(depth) + '/1/b')).toBe(']');
         doc.free();
+      }
+    });
+
+    it('lazy(): lookups in any order (first by wasm scans, then by listings) agree with JSON.parse (generated documents)', () => {
+      const rng = new Rng(77);
+      for (let n = 0; n < 300; n++) {
+        const { text } = randomDocument(rng, randomOptions(rng));
+        const want = JSON.parse(text);
+        const root = codec.lazy(text);
+        if (!(root instanceof LazyNode)) {
+          expect(jsonDiff(root, want), text).toBe('');
+          continue;
+        }
+        // Each container: its keys or indices (and some that are missing), looked up in a
+        // random order, each 1-3 times; nested containers are visited the same way.
+        const stack: [LazyNode, unknown][] = [[root, want]];
+        while (stack.length) {
+          const [node, w] = stack.pop()!;
+          const names: (string | number)[] = Array.isArray(w) ? w.map((_, i) => i) : Object.keys(w as object);
+          names.push(Array.isArray(w) ? w.length : 'missing', Array.isArray(w) ? '0' : '');
+          const order = names.flatMap((k) => Array.from({ length: rng.range(1, 3) }, () => k));
+          for (let i = order.length - 1; i > 0; i--) {
+            const j = rng.int(i + 1);
+            [order[i], order[j]] = [order[j], order[i]];
+          }
+          for (const k of order) {
+            const got = node.get(k);
+            const expected = Object.hasOwn(w as object, k) ? (w as any)[k] : undefined;
+            // (jsonDiff: toStrictEqual compares `constructor` properties, which keys may be.)
+            if (got instanceof LazyNode) {
+              if (rng.chance(0.5)) stack.push([got, expected]);
+              else expect(jsonDiff(got.toJS(), expected), `${text} at ${k}`).toBe('');
+            } else {
+              expect(jsonDiff(got, expected), `${text} at ${k}`).toBe('');
+            }
+          }
+        }
+        root.free();
       }
     });
 
