@@ -264,7 +264,7 @@ export class Memory {
     // than encodeInto) needs that room, as it cannot say how much of the text it read.
     // A buffer of its own (the scratch is busy: lazy documents, pointers) gets the worst
     // case when that is small: text that is not ASCII would otherwise take two encodes
-    // and a copy (lazy() of a 350-byte document: 30% of its time).
+    // and a copy (in the profile of lazy() on 350-byte documents, a fifth of the time).
     const worst = text.length * 3;
     let cap = this.scratchBusy
       ? worst <= OWNED_WORST_CASE && NodeBufferCtor !== undefined

@@ -124,8 +124,8 @@ class LazyDocument {
   // key wins), but listing it also makes a string and a map entry of every key (one
   // get() from a 1.3 KB object: 11.5 us listed, 2.7 us in wasm); a lookup in an array
   // reads only up to the index.
-  // (The maps are made on first use: three maps per document were a tenth of reading one
-  // field of a small document.)
+  // (The maps are made on first use: reading a field or two of a small document needs
+  // none of them.)
   private lookups: Map<number, number> | undefined;
   // Per container: pointers evaluated from it (LazyNode.at), which lists it on the second.
   private pathLookups: Map<number, number> | undefined;
