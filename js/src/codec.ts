@@ -8,7 +8,7 @@ import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
-import { option } from './options.js';
+import { option, optionOf } from './options.js';
 import { decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
@@ -216,7 +216,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const decodeEach =
       !isString &&
       (input.length >= DECODE_EACH_FROM ||
-        (typeof reviverOrOptions === 'object' && reviverOrOptions !== null && option(reviverOrOptions, 'stringDecoding') === 'each'));
+        (typeof reviverOrOptions === 'object' && optionOf(reviverOrOptions, 'stringDecoding') === 'each'));
     // Bytes input: JS needs the text of the strings only, not of the whole document (a
     // reviver's context.source needs the document).
     const stringHeap = !isString && !decodeEach && !reviver;
@@ -422,7 +422,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
 
   function prettify(input: JsonInput, options?: PrettifyOptions): string | Uint8Array {
-    const indent = options === undefined || options === null ? undefined : (option(options, 'indent') as PrettifyOptions['indent']);
+    const indent = optionOf(options, 'indent') as PrettifyOptions['indent'];
     return reformat(input, toGap(indent ?? 2), 'prettify');
   }
 
@@ -514,7 +514,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     const checks = policyOf(options, 'validate') !== undefined;
-    const explain = options !== undefined && options !== null && !!option(options, 'explain');
+    const explain = !!optionOf(options, 'explain');
     const bytesOrText = asInput(input, 'validate');
     if (checks) {
       // The checks need the keys as decoded strings: a parse (it validates as well) that

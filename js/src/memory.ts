@@ -82,7 +82,7 @@ export class Memory {
    * returns the bytes written. Short ASCII text outside Node by a loop (see copyAscii).
    */
   writeUtf8(text: string, ptr: number): number {
-    if (NodeBufferCtor === undefined && text.length <= ASCII_LOOP_MAX_UNITS && writeAscii(this.bytes(), ptr, text)) return text.length;
+    if (NodeBufferCtor === undefined && text.length <= LOOP_COPY_MAX_UNITS && writeAscii(this.bytes(), ptr, text)) return text.length;
     return this.encodeAt(text, ptr, text.length * 3).written;
   }
 
@@ -253,7 +253,7 @@ export class Memory {
 
   private encodeString(text: string): Region {
     if (this.takesUtf16(text)) return this.encodeUtf16(text);
-    if (NodeBufferCtor === undefined && text.length <= ASCII_LOOP_MAX_UNITS && !this.scratchBusy) {
+    if (NodeBufferCtor === undefined && text.length <= LOOP_COPY_MAX_UNITS && !this.scratchBusy) {
       const region = this.copyAscii(text);
       if (region !== undefined) return region;
     }
@@ -287,11 +287,12 @@ export class Memory {
 }
 
 /**
- * Strings up to this many units are copied by a loop when they are ASCII, outside Node
- * (copyAscii, writeUtf8); past it, encodeInto's fixed cost is the smaller one
- * (Chromium: the loop takes 2.5 us for 1000 units, encodeInto 1.8 us).
+ * Outside Node, strings up to this many units are copied by a loop when they are ASCII
+ * (copyAscii, writeUtf8; stringify's string batches, as UTF-16 units, whatever they
+ * hold); past it, encodeInto's fixed cost is the smaller one (Chromium: the loop takes
+ * 2.5 us for 1000 units, encodeInto 1.8 us).
  */
-const ASCII_LOOP_MAX_UNITS = 512;
+export const LOOP_COPY_MAX_UNITS = 512;
 
 /**
  * Writes text at u8[at...] if it is all ASCII (one byte a unit), and says whether it

@@ -8,3 +8,11 @@
 export function option(options: object, name: string): unknown {
   return Object.hasOwn(options, name) ? (options as Record<string, unknown>)[name] : undefined;
 }
+
+/**
+ * option() of an options argument that may be left out: undefined or null is no options.
+ * (init() and load() take an object or nothing, and keep to option().)
+ */
+export function optionOf(options: object | null | undefined, name: string): unknown {
+  return options === undefined || options === null ? undefined : option(options, name);
+}

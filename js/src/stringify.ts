@@ -9,8 +9,8 @@
 // crossing per batch, never one per value.
 import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
-import { copyOut } from './memory.js';
-import { option } from './options.js';
+import { LOOP_COPY_MAX_UNITS, copyOut } from './memory.js';
+import { optionOf } from './options.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
 import { decodeAscii, decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
@@ -90,13 +90,11 @@ const IN_OBJECT = 2;
 const ObjectPrototype = Object.prototype;
 const encoder = new TextEncoder();
 
-/** Batches up to this many ops, numbers or string units are copied by a loop. */
-const SMALL_BATCH = 48;
 /**
- * Outside Node, string units up to this many are copied by a loop too: an encodeInto
- * call costs 1.5-2 us in Chromium, as long as the loop takes for about 600 units.
+ * Batches up to this many ops, numbers or string units are copied by a loop (outside
+ * Node, string units up to LOOP_COPY_MAX_UNITS: encodeInto's fixed cost, memory.ts).
  */
-const UNITS_LOOP_MAX = 512;
+const SMALL_BATCH = 48;
 
 /** The exports of cpp/boundary/exports_write.cpp (docs/BOUNDARY.md, "Serializing"). */
 export interface WriterExports {
@@ -259,7 +257,7 @@ class Writer {
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
-      if (units <= SMALL_BATCH || (this.nodeBuffer === undefined && units <= UNITS_LOOP_MAX)) {
+      if (units <= SMALL_BATCH || (this.nodeBuffer === undefined && units <= LOOP_COPY_MAX_UNITS)) {
         // The code units themselves (the UTF-16 form wj_write also takes).
         const u16 = this.u16;
         const base = at >>> 1;
@@ -887,13 +885,12 @@ export function createSerializer(wasm: WasmExports): Serializer {
       return w.run(value, replacer, space, false, true, text) as string;
     },
     encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> {
-      const given = options !== undefined && options !== null;
-      const bigint = given ? option(options, 'bigint') : undefined;
+      const bigint = optionOf(options, 'bigint');
       if (bigint !== undefined && bigint !== 'throw' && bigint !== 'number') {
         throw new TypeError(`wasmjson.encode: options.bigint must be 'throw' or 'number', got ${String(bigint)}`);
       }
-      const replacer = given ? (option(options, 'replacer') as Replacer | undefined) : undefined;
-      const space = given ? (option(options, 'space') as EncodeOptions['space']) : undefined;
+      const replacer = optionOf(options, 'replacer') as Replacer | undefined;
+      const space = optionOf(options, 'space') as EncodeOptions['space'];
       return w.run(value, replacer, space, bigint === 'number', false, bytes) as Uint8Array<ArrayBuffer>;
     },
   };
