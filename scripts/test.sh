@@ -74,11 +74,11 @@ fi
 
 stage "fuzzing"
 echo "== libFuzzer, ${WASMJSON_FUZZ_SECONDS:=25}s per target (ASan + UBSan; scripts/fuzz.sh runs longer)"
-bash scripts/fuzz.sh "$WASMJSON_FUZZ_SECONDS" | tee build/fuzz.log | tail -n 9
+bash scripts/fuzz.sh "$WASMJSON_FUZZ_SECONDS" | tee build/fuzz.log | sed -n '/^== summary/,$p'
 while read -r target execs _ findings _; do
   if [ "$findings" = "0" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done < <(grep -E '^fuzz_[a-z0-9_]+ +[0-9?]+ executions +[0-9]+ finding' build/fuzz.log)
-grep -qE '^fuzz_[a-z0-9_]+ +[0-9?]+ executions' build/fuzz.log || { echo "fuzzing did not run"; failed=$((failed + 1)); }
+grep -qE '^fuzz_[a-z0-9_]+ +[0-9?]+ executions' build/fuzz.log || { tail -n 20 build/fuzz.log; echo "fuzzing did not run"; failed=$((failed + 1)); }
 
 stage "smoke"
 echo "== Smoke test on the machine's Node $(/usr/bin/node --version 2>/dev/null || echo missing)"
