@@ -209,7 +209,14 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
     const policy = policyOf(reviverOrOptions, 'parse');
-    const input = toParseInput(text);
+    return parseInput(toParseInput(text), reviverOrOptions, policy);
+  }
+
+  /**
+   * parse() of input already coerced, with its checks already read from the options
+   * (validate() reads them itself: each option is read once per call).
+   */
+  function parseInput(input: string | Uint8Array, reviverOrOptions: Reviver | ParseOptions | null | undefined, policy: BuildPolicy | undefined): unknown {
     const reviver = pickReviver(reviverOrOptions);
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
     const isString = typeof input === 'string';
@@ -513,16 +520,14 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
-    const checks = policyOf(options, 'validate') !== undefined;
+    const policy = policyOf(options, 'validate');
     const explain = !!optionOf(options, 'explain');
     const bytesOrText = asInput(input, 'validate');
-    if (checks) {
+    if (policy !== undefined) {
       // The checks need the keys as decoded strings: a parse (it validates as well) that
       // keeps no value. Its syntax errors are validate's own.
-      const checkOptions: Record<string, unknown> = {};
-      for (const name of CHECK_OPTIONS) checkOptions[name] = option(options!, name);
       try {
-        parse(bytesOrText, checkOptions);
+        parseInput(bytesOrText, undefined, policy);
       } catch (e) {
         if (!(e instanceof JsonSyntaxError)) throw e;
         return explain ? { valid: false, error: e } : false;
@@ -619,9 +624,6 @@ function pickReviver(arg: unknown): Reviver | undefined {
   }
   return undefined;
 }
-
-/** The options of parse's checks (validate takes them too). */
-const CHECK_OPTIONS = ['duplicateKeys', 'protoAction', 'constructorAction', 'maxDepth'] as const;
 
 /** The checks parse's (or validate's) options ask for; undefined when none (the default path). */
 function policyOf(arg: unknown, fn: 'parse' | 'validate'): BuildPolicy | undefined {

@@ -123,6 +123,41 @@ for (const flavor of FLAVORS) {
       expect(() => codec.validate('[', { duplicateKeys: 'yes' as never })).toThrow(TypeError);
     });
 
+    it('reads each option once, as parse does (getters run once per call)', () => {
+      for (const fn of ['validate', 'parse'] as const) {
+        const reads: string[] = [];
+        const options = {};
+        for (const [name, value] of [
+          ['duplicateKeys', 'error'],
+          ['protoAction', 'remove'],
+          ['constructorAction', 'ignore'],
+          ['maxDepth', 8],
+          ['explain', true],
+        ] as const) {
+          Object.defineProperty(options, name, {
+            enumerable: true,
+            get() {
+              reads.push(name);
+              return value;
+            },
+          });
+        }
+        const text = '{"a":1,"a":2}';
+        if (fn === 'validate') {
+          const r = codec.validate(text, options as never) as { valid: boolean; error?: JsonSyntaxError };
+          expect(r.valid).toBe(false);
+          expect(r.error!.code).toBe('DUPLICATE_KEY');
+        } else {
+          expect(() => codec.parse(text, options as never)).toThrow(/Duplicate/i);
+        }
+        const counts: Record<string, number> = {};
+        for (const name of reads) counts[name] = (counts[name] ?? 0) + 1;
+        const expected: Record<string, number> = { duplicateKeys: 1, protoAction: 1, constructorAction: 1, maxDepth: 1 };
+        if (fn === 'validate') expected.explain = 1;
+        expect(counts).toEqual(expected);
+      }
+    });
+
     it('accepts every byte container: Uint8Array, subarray, ArrayBuffer, DataView', () => {
       const bytes = utf8('xx[1, {"a": "b"}]yy');
       expect(codec.validate(bytes)).toBe(false);
