@@ -23,6 +23,7 @@ export const apply = Reflect.apply;
 export const isArray = Array.isArray;
 export const objectKeys = Object.keys;
 export const getPrototypeOf = Object.getPrototypeOf;
+export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 export const numberValueOf = Number.prototype.valueOf;
 export const stringValueOf = String.prototype.valueOf;
 const booleanValueOf = Boolean.prototype.valueOf;
@@ -90,7 +91,7 @@ function foreignKind(proto: object): number {
     if (hasSlot(numberValueOf, p)) kind = K_NUMBER;
     else if (hasSlot(stringValueOf, p)) kind = K_STRING;
     else if (hasSlot(booleanValueOf, p)) kind = K_BOOLEAN;
-    else if (bigintValueOf !== undefined && Object.getOwnPropertyDescriptor(p, Symbol.toStringTag)?.value === 'BigInt') kind = K_BIGINT;
+    else if (bigintValueOf !== undefined && getOwnPropertyDescriptor(p, Symbol.toStringTag)?.value === 'BigInt') kind = K_BIGINT;
     else continue;
     break;
   }

@@ -7,7 +7,7 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
-import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
+import { apply, classify, getOwnPropertyDescriptor, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { LOOP_COPY_MAX_UNITS, copyOut } from './memory.js';
 import { optionOf } from './options.js';
@@ -815,12 +815,38 @@ function propertyName(key: string): string {
   return key === '' ? '<anonymous>' : `property '${key}'`;
 }
 
+/**
+ * The name V8's message gives an object (JSReceiver::GetConstructorName), read without
+ * running user code (no getters; a Proxy's traps may still run). V8 first takes the
+ * constructor the object was made by (`new F()`), unless it is anonymous or Object; the
+ * nearest stand-in JS can see is its prototype's own `constructor` when that function's
+ * `prototype` is the prototype. Then, from the object up its prototype chain, the first
+ * level with a string @@toStringTag data property gives it (even ''), or with a
+ * `constructor` data property that is a function named other than '' and 'Object' (the
+ * object's own `constructor` is not looked at). Else 'Object' ('Array' for arrays).
+ */
 function constructorName(o: object): string {
   if (isArray(o)) return 'Array';
+  const dataOf = (target: object, key: PropertyKey): unknown => getOwnPropertyDescriptor(target, key)?.value;
+  const nameOf = (c: unknown): string => {
+    if (typeof c !== 'function') return '';
+    const name = dataOf(c, 'name');
+    return typeof name === 'string' && name !== 'Object' ? name : '';
+  };
   try {
-    for (let p = getPrototypeOf(o); p !== null; p = getPrototypeOf(p)) {
-      const c = Object.getOwnPropertyDescriptor(p, 'constructor')?.value;
-      if (typeof c === 'function' && typeof c.name === 'string' && c.name !== '') return c.name;
+    const proto = getPrototypeOf(o);
+    if (proto !== null) {
+      const made = dataOf(proto, 'constructor');
+      const name = nameOf(made);
+      if (name !== '' && dataOf(made as object, 'prototype') === proto) return name;
+    }
+    for (let p: object | null = o; p !== null; p = getPrototypeOf(p)) {
+      const tag = dataOf(p, Symbol.toStringTag);
+      if (typeof tag === 'string') return tag;
+      if (p !== o) {
+        const name = nameOf(dataOf(p, 'constructor'));
+        if (name !== '') return name;
+      }
     }
   } catch {
     // A proxy trap threw: fall back to the generic name.

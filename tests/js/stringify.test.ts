@@ -414,6 +414,21 @@ for (const flavor of FLAVORS) {
         // V8 names the empty key <anonymous>.
         () => { const a: any = {}; a[''] = a; return a; },
         () => { const a: any = { x: {} }; a.x[''] = { y: a }; return a; },
+        // The names V8 gives objects: @@toStringTag data properties (own or inherited,
+        // even ''), not getters; constructors up the chain but not the object's own.
+        () => { const a: any = { [Symbol.toStringTag]: 'Tagged' }; a.self = a; return a; },
+        () => { const a: any = { [Symbol.toStringTag]: '' }; a.self = a; return a; },
+        () => { const a: any = { [Symbol.toStringTag]: 5 }; a.self = a; return a; },
+        () => { const a: any = { get [Symbol.toStringTag]() { return 'Getter'; } }; a.self = a; return a; },
+        () => { const a: any = Object.create({ [Symbol.toStringTag]: 'Inherited' }); a.x = { y: a }; return a; },
+        () => { const a: any = Object.create(null); a[Symbol.toStringTag] = 'NullTag'; a.self = a; return a; },
+        () => { class G { self: unknown; } const a: any = new G(); a[Symbol.toStringTag] = 'T'; a.self = a; return a; },
+        () => { const a: any = { constructor: function Own() {} }; a.self = a; return a; },
+        () => { const a: any = Object.create(Object.create(null, { constructor: { value: function Deep() {} } })); a.self = a; return a; },
+        () => { const a: any = Object.create(Map.prototype); a.self = a; return a; },
+        () => { const a: any = new Map(); a.self = a; return a; },
+        () => { const a: any = new (class extends Array {})(); a.push({ b: a }); return a; },
+        () => { const a: any = {}; Object.defineProperty(a, 'constructor', { get: () => function Got() {} }); a.self = a; return a; },
       ];
       for (const make of shapes) {
         expectSame(codec, make(), undefined, undefined, make.toString().slice(0, 60));
