@@ -40,7 +40,7 @@ export function runtimeTitle(meta) {
 
 export function describeMethod(meta) {
   return (
-    `${meta.rounds} rounds, batches >= ${meta.minMs} ms, implementations interleaved, a full GC before each batch; each implementation warmed up on its first file of an operation (${meta.warmUp ? `>= ${meta.warmUp.calls} calls and ${meta.warmUp.ms} ms` : 'not recorded'}); MB/s = median over rounds; ` +
+    `${meta.rounds} rounds, batches >= ${meta.minMs} ms, implementations interleaved, a full GC before each batch; each implementation warmed up on its first file of an operation and on each item of small documents (${meta.warmUp ? `>= ${meta.warmUp.calls} calls and ${meta.warmUp.ms} ms` : 'not recorded'}); MB/s = median over rounds; ` +
     `x = speed / native's, computed per round, median; ± = interquartile range of the per-round ratios / median. ` +
     `Small docs: <= ${meta.smallDocBytes} bytes per document (geomeans kept apart).`
   );

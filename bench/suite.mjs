@@ -24,7 +24,7 @@
 export const DEFAULTS = Object.freeze({ rounds: 9, minMs: 8 });
 export const QUICK = Object.freeze({ rounds: 5, minMs: 4 });
 
-/** Warm-up before an implementation's first timed batch of an operation: at least this many calls and ms. */
+/** Warm-up before an implementation's first timed batch of an operation, and of each item of small documents: at least this many calls and ms. */
 export const WARM_UP = Object.freeze({ calls: 5, ms: 250 });
 
 /** Documents of this many bytes or fewer (average per document) count as "small docs". */
@@ -1050,10 +1050,15 @@ export async function runSuite(items, codecs, host, options = {}) {
     for (const im of ok) im.fn = batchFn(im.fns);
     // Each implementation's first file of an operation also warms its code up (JIT
     // tiers, wasm tier-up): without it the first file's early rounds timed cold code
-    // (parse(bytes) of the first file measured 0.6x, warm 1.4x, Node 26).
+    // (parse(bytes) of the first file measured 0.6x, warm 1.4x, Node 26). So does every
+    // item of small documents: thousands of calls a batch run paths the large files
+    // before them never took (short-string copies, small-object builds), and the
+    // engine re-optimizes them only after a while. Unwarmed, Chromium timed
+    // parse(string) of gen:doc-200B.json at 0.27-0.34x after any large file and at
+    // 0.72-0.77x alone, and again at 0.81x once warmed after the large file.
     for (const im of ok) {
       const key = `${op.id}\u0000${im.name}`;
-      if (warmed.has(key)) continue;
+      if (warmed.has(key) && !item.small) continue;
       warmed.add(key);
       const t0 = now();
       for (let calls = 0; calls < WARM_UP.calls || now() - t0 < WARM_UP.ms; calls++) im.fn();
