@@ -8,6 +8,7 @@
 // cached constructor holding one object literal, else property by property.
 
 import { grownTyped, ownElements, withOwnElements } from './own-elements.js';
+import { unescapeSource } from './unescape.js';
 
 const T_NULL = 0;
 const T_FALSE = 1;
@@ -132,9 +133,18 @@ export interface Tape {
   /**
    * The escaped strings whose text is ASCII, decoded back to back (the heap of a parse
    * without a string heap, read as Latin-1): entries whose begin word is negative (bit
-   * 31 set, docs/TAPE.md) are slices of it.
+   * 31 set, docs/TAPE.md) are slices of it. With asciiSource, undefined until a string
+   * first needs it (decodeAscii makes it).
    */
   ascii: string | undefined;
+  /**
+   * The document's text, when its heap is left undecoded: where a decoder call costs
+   * more than undoing a few escapes in JS (browsers), a small heap (little escaped
+   * text), and the document is a string. Such strings with few escapes are then
+   * unescaped from it (unescape.ts); one with more decodes the heap.
+   */
+  asciiSource: string | undefined;
+  decodeAscii: (() => string) | undefined;
   words: Int32Array; // all of memory as i32
   start: number; // index of the first word
   end: number; // index after the last word
@@ -594,13 +604,26 @@ let scalars: unknown[] = ownElements(64, null);
 function escapedString(tape: Tape, text: TextSource, illFormed: boolean, i: number): string {
   const w32 = tape.words;
   const begin = w32[i + 1];
-  if (begin < 0) return tape.ascii!.slice(begin & 0x7fffffff, w32[i + 2]);
+  if (begin < 0) {
+    const from = begin & 0x7fffffff;
+    const end = w32[i + 2];
+    if (tape.ascii === undefined) {
+      // The units the escapes save: 1 for each one-letter escape, 5 for each \u escape.
+      const shrink = w32[i + 4] - w32[i + 3] - (end - from);
+      if (shrink <= FEW_ESCAPES) return unescapeSource(tape.asciiSource!, w32[i + 3], w32[i + 4], shrink);
+      tape.ascii = tape.decodeAscii!();
+    }
+    return tape.ascii.slice(from, end);
+  }
   return tape.escaped !== undefined
     ? tape.escaped.slice(begin, w32[i + 2])
     : illFormed
       ? rawString(text, w32[i + 3], w32[i + 4])
       : utf16String(tape.utf16, tape.utf16Start + begin, tape.utf16Start + w32[i + 2]);
 }
+
+/** With Tape.asciiSource: strings whose escapes save at most this many units are unescaped in JS. */
+const FEW_ESCAPES = 8;
 
 /**
  * An escaped string read from source text that has lone surrogates (which the UTF-8

@@ -9,7 +9,7 @@ import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyVal
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { option, optionOf } from './options.js';
-import { decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
+import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -79,6 +79,14 @@ export interface ParseOptions {
 
 /** Bytes inputs from this size decode strings one by one (V8 strings stop near 2^29 units). */
 const DECODE_EACH_FROM = 256 * 1024 * 1024;
+
+/**
+ * Where decoder calls are not cheap (browsers), a document whose escaped ASCII text
+ * takes at most this many bytes has its strings unescaped in JS, without decoding that
+ * heap (Tape.asciiSource): a TextDecoder call costs more than a few escapes undone. In
+ * a large document the heap is decoded once and sliced, cheaper per string.
+ */
+const UNESCAPE_IN_JS_MAX_BYTES = 512;
 
 export interface PrettifyOptions {
   /** As JSON.stringify's space: a number of spaces (at most 10) or a string (first 10 characters). Default 2. */
@@ -311,13 +319,19 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const start = i32[report + 2] >>> 2;
     const units = i32[report + 8] >>> 0;
     const utf16Start = i32[report + 5] >>> 1;
+    const text = pieces !== undefined ? pieces.first : typeof source === 'function' ? source() : (source as TextSource);
+    // Without a string heap, the heap holds escaped strings whose text is ASCII.
+    const asciiBytes = pieces === undefined ? i32[report + 11] >>> 0 : 0;
+    const asciiSource =
+      asciiBytes !== 0 && asciiBytes <= UNESCAPE_IN_JS_MAX_BYTES && !DECODER_CALLS_ARE_CHEAP && typeof text === 'string' ? text : undefined;
     const tape = {
       escaped:
         units > 0 && !illFormed && i32[report + 9] === 0
           ? decodeUtf16(memory.bytes(), utf16Start * 2, (utf16Start + units) * 2)
           : undefined,
-      // Without a string heap, the heap holds escaped strings whose text is ASCII.
-      ascii: pieces === undefined && i32[report + 11] !== 0 ? asciiHeap(report) : undefined,
+      ascii: asciiBytes !== 0 && asciiSource === undefined ? asciiHeap(report) : undefined,
+      asciiSource,
+      decodeAscii: asciiSource !== undefined ? () => asciiHeap(report) : undefined,
       words: i32,
       start,
       end: start + (i32[report + 3] >>> 0),
@@ -327,7 +341,6 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       utf16Start,
       nextPiece: pieces?.next,
     };
-    const text = pieces !== undefined ? pieces.first : typeof source === 'function' ? source() : (source as TextSource);
     try {
       return buildValue(tape, text, keys, records, illFormed, policy);
     } catch (e) {

@@ -114,6 +114,12 @@ const nodeLatin1Slice = (NodeBufferCtor?.prototype as { latin1Slice?: (this: Uin
   ?.latin1Slice;
 
 /**
+ * Whether a call to decode a few bytes costs little: Node's latin1Slice takes 70-100 ns
+ * a call, a TextDecoder call 0.3-0.5 us in Chromium.
+ */
+export const DECODER_CALLS_ARE_CHEAP = nodeLatin1Slice !== undefined;
+
+/**
  * bytes[begin, end), all ASCII, as a string. Node's latin1Slice copies the bytes as they
  * are: 1.2-1.7x faster than its UTF-8 decoder on ASCII text (Node 26, 0.6-2.2 MB).
  */

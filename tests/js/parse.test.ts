@@ -328,6 +328,39 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('string input with little escaped text: every escape, strings with few and many escapes, heaps around 512 bytes', () => {
+      // In browsers such strings are unescaped in JS from the input (a decoder call costs
+      // more), those with more than 8 units of escapes from the decoded heap; a heap over
+      // 512 bytes is decoded whole. Node decodes the heap always: the same values.
+      const escapes = ['\\"', '\\\\', '\\/', '\\b', '\\f', '\\n', '\\r', '\\t', '\\u0041', '\\u007e', '\\u007F', '\\u0000', '\\u001f'];
+      const strings: string[] = [];
+      for (const e of escapes) strings.push(e, `a${e}`, `${e}z`, `ab${e}cd`);
+      // Escapes saving 7, 8, 9 and 10 units (one-letter ones save 1, \u ones 5), with
+      // text around and between them, and one escape right after another.
+      for (let n = 6; n <= 10; n++) {
+        strings.push('\\n'.repeat(n), `x${'\\"y'.repeat(n)}`, `\\u0042${'\\t'.repeat(n - 5)}end`, `p\\\\\\/${'q\\r'.repeat(n)}`);
+      }
+      for (const [i, s] of strings.entries()) {
+        for (const text of [`"${s}"`, `["${s}"]`, `{"k${i}":"${s}","e":"\\u00e9${s}","${s}":1}`, `[1,"plain","${s}",true,"${s}"]`]) {
+          expectLikeNative(text);
+        }
+      }
+      // Heaps of 500 to 530 bytes of escaped ASCII text, in strings of a few escapes each.
+      for (let bytes = 500; bytes <= 530; bytes += 3) {
+        const parts: string[] = [];
+        let total = 0;
+        for (let k = 0; total < bytes; k++) {
+          const s = `s${k}\\"q\\/`;
+          parts.push(`"${s}"`);
+          total += `s${k}"q/`.length;
+        }
+        expectLikeNative(`[${parts.join(',')}]`);
+      }
+      const all = `[${strings.map((s) => `"${s}"`).join(',')}]`;
+      expectLikeNative(all);
+      expect(parse(all, (_k: string, v: unknown) => v)).toStrictEqual(JSON.parse(all));
+    });
+
     it('-0 stays -0, from every spelling and both input kinds', () => {
       for (const text of ['-0', '-0.0', '-0e0', '-0E+5', '-0.000e-3', '[-0]', '{"a":-0}', '[0,-0,0.0,-0.0]']) {
         const expected = JSON.parse(text);
