@@ -152,12 +152,16 @@ export class Memory {
   /**
    * Short text that is all ASCII, copied by a loop: in browsers each encodeInto call
    * costs 1.5-2 us (Chromium 156, into wasm memory: 2.1 us for 100 units, 1.8 us for
-   * 1000), where the loop takes 2-2.6 ns a unit. Into the scratch buffer, which must
-   * be free; undefined when a unit is not ASCII (the scratch then holds a part of it).
+   * 1000), where the loop takes 2-2.6 ns a unit. Into the scratch buffer when it is
+   * free, else a buffer of its own (lazy documents); undefined when a unit is not ASCII
+   * (a buffer of its own is then freed; the scratch holds a part of the text).
    */
   private copyAscii(text: string): Region | undefined {
     const ptr = this.reserve(text.length);
-    return writeAscii(this.bytes(), ptr, text) ? { ptr, len: text.length, owned: false } : undefined;
+    const owned = ptr !== this.scratchPtr;
+    if (writeAscii(this.bytes(), ptr, text)) return { ptr, len: text.length, owned };
+    if (owned) this.wasm.wj_free(ptr);
+    return undefined;
   }
 
   /** Writes text's UTF-16 units at ptr (even). */
@@ -253,7 +257,7 @@ export class Memory {
 
   private encodeString(text: string): Region {
     if (this.takesUtf16(text)) return this.encodeUtf16(text);
-    if (NodeBufferCtor === undefined && text.length <= LOOP_COPY_MAX_UNITS && !this.scratchBusy) {
+    if (NodeBufferCtor === undefined && text.length <= LOOP_COPY_MAX_UNITS) {
       const region = this.copyAscii(text);
       if (region !== undefined) return region;
     }
