@@ -348,7 +348,10 @@ export class LazyNode {
     }
     const region = this.doc.live();
     if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
-      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr + offset, region.ptr + region.len, within);
+      // Text whose UTF-8 is as long as it is all ASCII: its byte offsets index it.
+      const source = this.doc.source;
+      const ascii = typeof source === 'string' && source.length === region.len ? source : undefined;
+      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr, offset, region.len, within, ascii);
       if (quick !== undefined) return quick;
     }
     return this.doc.host.valueAt(region, offset, this.doc.source, within) as LazyValue;
@@ -358,24 +361,35 @@ export class LazyNode {
 const QUICK_SCALAR_BYTES = 256;
 
 /**
- * A short scalar (string, number, literal), a member of a container (`within`), read by
- * the engine's JSON.parse from its own text, without a wasm call: what reading many
- * fields of a lazy document spends most on. undefined (never a JSON value) when unsure:
- * the value is long, does not parse alone, is not followed by a comma or its container's
- * bracket, or contains U+FFFD (which may stand for ill-formed UTF-8 or a lone surrogate
- * of string input); the caller then parses it in wasm, which also gives the positioned
- * error.
+ * A short scalar (string, number, literal), a member of a container (`within`), read in
+ * JS without a wasm call: what reading many fields of a lazy document spends most on. A
+ * string without escapes is its text; anything else goes through the engine's
+ * JSON.parse. The document is bytes[base, base + len), the value at `offset`; `ascii`
+ * is the document as text when it is all ASCII (then the value is sliced from it, not
+ * decoded). undefined (never a JSON value) when unsure: the value is long, does not
+ * parse alone, is not followed by a comma or its container's bracket, or contains
+ * U+FFFD (which may stand for ill-formed UTF-8 or a lone surrogate of string input);
+ * the caller then parses it in wasm, which also gives the positioned error.
  */
-function quickScalar(bytes: Uint8Array, p: number, end: number, within: number): LazyValue | undefined {
+function quickScalar(bytes: Uint8Array, base: number, offset: number, len: number, within: number, ascii: string | undefined): LazyValue | undefined {
   if (within === ROOT) return undefined;
+  const p = base + offset;
+  const end = base + len;
   let q = p;
   const limit = Math.min(end, p + QUICK_SCALAR_BYTES);
+  let plain = false;
   if (bytes[q] === 0x22) {
+    plain = true;
     for (q++; ; q++) {
       if (q >= limit) return undefined;
       const b = bytes[q];
       if (b === 0x22) break;
-      if (b === 0x5c) q++;
+      if (b === 0x5c) {
+        plain = false;
+        q++;
+      } else if (b < 0x20) {
+        return undefined;
+      }
     }
     q++;
   } else {
@@ -389,8 +403,14 @@ function quickScalar(bytes: Uint8Array, p: number, end: number, within: number):
   let r = q;
   while (bytes[r] === 0x20 || bytes[r] === 0x0a || bytes[r] === 0x0d || bytes[r] === 0x09) r++;
   if (r >= end || (bytes[r] !== 0x2c && bytes[r] !== (within === KIND_OBJECT ? 0x7d : 0x5d))) return undefined;
-  const raw = decodeUtf8(bytes, p, q);
-  if (raw.includes('\ufffd')) return undefined;
+  if (plain) {
+    // The text between the quotes.
+    if (ascii !== undefined) return ascii.slice(p + 1 - base, q - 1 - base);
+    const text = decodeUtf8(bytes, p + 1, q - 1);
+    return text.includes('\ufffd') ? undefined : text;
+  }
+  const raw = ascii !== undefined ? ascii.slice(p - base, q - base) : decodeUtf8(bytes, p, q);
+  if (ascii === undefined && raw.includes('\ufffd')) return undefined;
   try {
     return JSON.parse(raw) as LazyValue;
   } catch {

@@ -465,11 +465,31 @@ for (const flavor of FLAVORS) {
         }
         doc.free();
       }
+      // All-ASCII text (its values are sliced from it, not decoded): strings with and
+      // without escapes, of every length around the quick path's 256 bytes, a raw DEL,
+      // members of objects, values followed by whitespace.
+      const strings = ['', 'a', 'plain text', 'a\\"b', '\\\\', '\\/', 'tab\\there', '\\u0041\\u00e9', 'del\x7f', ' lead', 'trail '];
+      for (const n of [250, 252, 253, 254, 255, 256, 257, 300]) strings.push('y'.repeat(n), 'z'.repeat(n - 2) + '\\n');
+      const asciiArray = `[${strings.map((s) => `"${s}"`).join(' , ')} ,1.5e3 ,-0 ,null\n]`;
+      const asciiObject = `{${strings.map((s, i) => `"k${i}":"${s}"`).join(',\n ')},"n": 7 }`;
+      for (const text of [asciiArray, asciiObject]) {
+        const value = JSON.parse(text);
+        for (const input of [text, utf8.encode(text)]) {
+          const doc = codec.lazy(input) as LazyNode;
+          for (const k of Object.keys(value)) {
+            const key = Array.isArray(value) ? Number(k) : k;
+            for (let round = 0; round < 2; round++) expect(Object.is(doc.get(key), value[k]), `${typeof input} ${k}`).toBe(true);
+          }
+          doc.free();
+        }
+      }
       // Invalid scalars: the error of the document, wherever the quick path gives up.
-      for (const bad of ['[tru]', '[1.]', '[-]', '["a\tb"]', '["\\x"]', '[01]', '["\\u12"]']) {
-        const doc = codec.lazy(bad) as LazyNode;
-        expect(() => doc.get(0), bad).toThrow(SyntaxError);
-        doc.free();
+      for (const bad of ['[tru]', '[1.]', '[-]', '["a\tb"]', '["\\x"]', '[01]', '["\\u12"]', '["a\x01"]', '{"k":"\x1f"}', '["a"x]', '["a" "b"]']) {
+        for (const input of [bad, utf8.encode(bad)]) {
+          const doc = codec.lazy(input) as LazyNode;
+          expect(() => doc.get(bad[0] === '{' ? 'k' : 0), bad).toThrow(SyntaxError);
+          doc.free();
+        }
       }
       const invalidUtf8 = new Uint8Array([0x5b, 0x22, 0x61, 0xff, 0x62, 0x22, 0x5d]); // ["a\xffb"]
       const doc = codec.lazy(invalidUtf8) as LazyNode;
