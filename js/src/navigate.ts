@@ -348,10 +348,7 @@ export class LazyNode {
     }
     const region = this.doc.live();
     if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
-      // Text whose UTF-8 is as long as it is all ASCII: its byte offsets index it.
-      const source = this.doc.source;
-      const ascii = typeof source === 'string' && source.length === region.len ? source : undefined;
-      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr, offset, region.len, within, ascii);
+      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr, offset, region.len, within, asciiText(this.doc.source, region));
       if (quick !== undefined) return quick;
     }
     return this.doc.host.valueAt(region, offset, this.doc.source, within) as LazyValue;
@@ -359,6 +356,11 @@ export class LazyNode {
 }
 
 const QUICK_SCALAR_BYTES = 256;
+
+/** The document as text when it is all ASCII (its UTF-8 is as long as it is): byte offsets index it. */
+function asciiText(source: string | Uint8Array, region: Region): string | undefined {
+  return typeof source === 'string' && source.length === region.len ? source : undefined;
+}
 
 /**
  * A short scalar (string, number, literal), a member of a container (`within`), read in
@@ -516,7 +518,12 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
       return undefined;
     }
     const found = path(host, region, source, offset, pointer);
-    return found === undefined ? undefined : host.valueAt(region, found.offset, source, found.within);
+    if (found === undefined) return undefined;
+    if (found.kind !== KIND_OBJECT && found.kind !== KIND_ARRAY) {
+      const quick = quickScalar(host.memory.bytes(), region.ptr, found.offset, region.len, found.within, asciiText(source, region));
+      if (quick !== undefined) return quick;
+    }
+    return host.valueAt(region, found.offset, source, found.within);
   } finally {
     host.memory.release(region);
   }

@@ -453,7 +453,7 @@ for (const flavor of FLAVORS) {
       }
     });
 
-    it('lazy(): scalars read as JSON.parse reads them, and bad ones still throw', () => {
+    it('lazy() and at(): scalars read as JSON.parse reads them, and bad ones still throw', () => {
       const long = 'x'.repeat(300) + '\\n\\u00e9';
       const text = `[-0, 1e400, -1e-400, 123456789012345678901234567890, 0.1, true, false, null, "", "a\\"b\\\\", "\\ud83d\\ude00\\u0000", "é\ufffd", "\\ud800", "${long}", "\ud800x"]`;
       for (const input of [text, utf8.encode(text)]) {
@@ -479,6 +479,7 @@ for (const flavor of FLAVORS) {
           for (const k of Object.keys(value)) {
             const key = Array.isArray(value) ? Number(k) : k;
             for (let round = 0; round < 2; round++) expect(Object.is(doc.get(key), value[k]), `${typeof input} ${k}`).toBe(true);
+            expect(Object.is(codec.at(input, `/${k}`), value[k]), `at ${typeof input} ${k}`).toBe(true);
           }
           doc.free();
         }
@@ -488,6 +489,7 @@ for (const flavor of FLAVORS) {
         for (const input of [bad, utf8.encode(bad)]) {
           const doc = codec.lazy(input) as LazyNode;
           expect(() => doc.get(bad[0] === '{' ? 'k' : 0), bad).toThrow(SyntaxError);
+          expect(() => codec.at(input, bad[0] === '{' ? '/k' : '/0'), bad).toThrow(SyntaxError);
           doc.free();
         }
       }
