@@ -827,7 +827,11 @@ function propertyName(key: string): string {
  */
 function constructorName(o: object): string {
   if (isArray(o)) return 'Array';
-  const dataOf = (target: object, key: PropertyKey): unknown => getOwnPropertyDescriptor(target, key)?.value;
+  // (An accessor's descriptor has no own `value`: read through it, one on Object.prototype would answer.)
+  const dataOf = (target: object, key: PropertyKey): unknown => {
+    const d = getOwnPropertyDescriptor(target, key);
+    return d !== undefined && Object.hasOwn(d, 'value') ? d.value : undefined;
+  };
   const nameOf = (c: unknown): string => {
     if (typeof c !== 'function') return '';
     const name = dataOf(c, 'name');

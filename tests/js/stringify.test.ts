@@ -434,6 +434,31 @@ for (const flavor of FLAVORS) {
         expectSame(codec, make(), undefined, undefined, make.toString().slice(0, 60));
         expectSame(codec, make(), undefined, 2);
       }
+      // Accessors name nothing, even when Object.prototype has a `value` an accessor's
+      // descriptor would inherit.
+      const tagged = () => {
+        const a: any = { get [Symbol.toStringTag]() { return 'Getter'; } };
+        Object.defineProperty(a, 'constructor', { get: () => function Got() {} });
+        a.self = a;
+        return a;
+      };
+      const objects = [tagged(), tagged()];
+      const messages: string[] = [];
+      // (Polluted only around the two calls: the test framework itself would trip on it.)
+      Object.defineProperty(Object.prototype, 'value', { value: 'Polluted', configurable: true, writable: true });
+      try {
+        for (const [i, fn] of [JSON.stringify, codec.stringify].entries()) {
+          try {
+            fn(objects[i]);
+          } catch (e) {
+            messages.push((e as Error).message);
+          }
+        }
+      } finally {
+        delete (Object.prototype as any).value;
+      }
+      expect(messages[1]).toContain("constructor 'Object'");
+      expect(messages[1]).toBe(messages[0]);
       // A repeated (acyclic) object is fine.
       const shared = { s: 1 };
       expectSame(codec, [shared, shared, { a: shared }]);
