@@ -17,9 +17,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
+# --build-only: configure and build the targets, run nothing (test.sh builds them early).
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then
+  build_only=1
+  shift
+fi
 secs=${1:-60}
 if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -lt 1 ]; then
-  echo "usage: bash scripts/fuzz.sh [seconds-per-target]" >&2
+  echo "usage: bash scripts/fuzz.sh [--build-only] [seconds-per-target]" >&2
   exit 2
 fi
 
@@ -50,6 +56,7 @@ if ! cmake --build "$build" -j"$(nproc)" --target "${targets[@]}" >"$build/build
   echo "fuzz: build failed (clang's fuzzer runtime is in Debian's libclang-rt-14-dev)" >&2
   exit 2
 fi
+[ "$build_only" -eq 1 ] && exit 0
 
 # ---- seed corpus (rebuilt every run; ../shared is read, never copied into the repo) ----
 rm -rf "$seeds"
