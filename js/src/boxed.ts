@@ -23,7 +23,17 @@ export const apply = Reflect.apply;
 export const isArray = Array.isArray;
 export const objectKeys = Object.keys;
 export const getPrototypeOf = Object.getPrototypeOf;
-export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+
+/**
+ * The value of target's own data property `key`, else undefined: no getter runs. (An
+ * accessor's descriptor has no own `value`: read through it, one on Object.prototype
+ * would answer.)
+ */
+export function ownDataValue(target: object, key: PropertyKey): unknown {
+  const d = getOwnPropertyDescriptor(target, key);
+  return d !== undefined && Object.hasOwn(d, 'value') ? d.value : undefined;
+}
 export const numberValueOf = Number.prototype.valueOf;
 export const stringValueOf = String.prototype.valueOf;
 const booleanValueOf = Boolean.prototype.valueOf;
@@ -91,7 +101,7 @@ function foreignKind(proto: object): number {
     if (hasSlot(numberValueOf, p)) kind = K_NUMBER;
     else if (hasSlot(stringValueOf, p)) kind = K_STRING;
     else if (hasSlot(booleanValueOf, p)) kind = K_BOOLEAN;
-    else if (bigintValueOf !== undefined && getOwnPropertyDescriptor(p, Symbol.toStringTag)?.value === 'BigInt') kind = K_BIGINT;
+    else if (bigintValueOf !== undefined && ownDataValue(p, Symbol.toStringTag) === 'BigInt') kind = K_BIGINT;
     else continue;
     break;
   }

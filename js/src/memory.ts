@@ -82,7 +82,7 @@ export class Memory {
    * returns the bytes written. Short ASCII text outside Node by a loop (see copyAscii).
    */
   writeUtf8(text: string, ptr: number): number {
-    if (NodeBufferCtor === undefined && text.length <= LOOP_COPY_MAX_UNITS && writeAscii(this.bytes(), ptr, text)) return text.length;
+    if (copiesByLoop(text.length) && writeAscii(this.bytes(), ptr, text)) return text.length;
     return this.encodeAt(text, ptr, text.length * 3).written;
   }
 
@@ -257,7 +257,7 @@ export class Memory {
 
   private encodeString(text: string): Region {
     if (this.takesUtf16(text)) return this.encodeUtf16(text);
-    if (NodeBufferCtor === undefined && text.length <= LOOP_COPY_MAX_UNITS) {
+    if (copiesByLoop(text.length)) {
       const region = this.copyAscii(text);
       if (region !== undefined) return region;
     }
@@ -290,13 +290,18 @@ export class Memory {
   }
 }
 
+const LOOP_COPY_MAX_UNITS = 512;
+
 /**
- * Outside Node, strings up to this many units are copied by a loop when they are ASCII
- * (copyAscii, writeUtf8; stringify's string batches, as UTF-16 units, whatever they
- * hold); past it, encodeInto's fixed cost is the smaller one (Chromium: the loop takes
- * 2.5 us for 1000 units, encodeInto 1.8 us).
+ * Whether a string of this many units goes into wasm memory by a JS loop: outside Node,
+ * up to LOOP_COPY_MAX_UNITS (copyAscii and writeUtf8 when it is ASCII; stringify's string
+ * batches as UTF-16 units, whatever they hold). Past it, encodeInto's fixed cost is the
+ * smaller one (Chromium: the loop takes 2.5 us for 1000 units, encodeInto 1.8 us); Node's
+ * Buffer methods cost 70-100 ns a call.
  */
-export const LOOP_COPY_MAX_UNITS = 512;
+export function copiesByLoop(units: number): boolean {
+  return NodeBufferCtor === undefined && units <= LOOP_COPY_MAX_UNITS;
+}
 
 /**
  * Writes text at u8[at...] if it is all ASCII (one byte a unit), and says whether it

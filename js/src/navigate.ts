@@ -379,16 +379,23 @@ export class LazyNode {
     if (!whole && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
       return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within);
     }
-    const region = this.doc.live();
-    if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
-      const quick = quickScalar(this.doc.host.memory.bytes(), region.ptr, offset, region.len, within, asciiText(this.doc.source, region));
-      if (quick !== undefined) return quick;
-    }
-    return this.doc.host.valueAt(region, offset, this.doc.source, within) as LazyValue;
+    return memberValue(this.doc.host, this.doc.live(), this.doc.source, offset, kind, within) as LazyValue;
   }
 }
 
 const QUICK_SCALAR_BYTES = 256;
+
+/**
+ * The JS value at offset (of kind `kind`, a member of a container of kind `within`): a
+ * short scalar read in JS (quickScalar), else parsed in wasm (which also checks it).
+ */
+function memberValue(host: NavHost, region: Region, source: string | Uint8Array, offset: number, kind: number, within: number): unknown {
+  if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
+    const quick = quickScalar(host.memory.bytes(), region.ptr, offset, region.len, within, asciiText(source, region));
+    if (quick !== undefined) return quick;
+  }
+  return host.valueAt(region, offset, source, within);
+}
 
 /** The document as text when it is all ASCII (its UTF-8 is as long as it is): byte offsets index it. */
 function asciiText(source: string | Uint8Array, region: Region): string | undefined {
@@ -551,12 +558,7 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
       return undefined;
     }
     const found = path(host, region, source, offset, pointer);
-    if (found === undefined) return undefined;
-    if (found.kind !== KIND_OBJECT && found.kind !== KIND_ARRAY) {
-      const quick = quickScalar(host.memory.bytes(), region.ptr, found.offset, region.len, found.within, asciiText(source, region));
-      if (quick !== undefined) return quick;
-    }
-    return host.valueAt(region, found.offset, source, found.within);
+    return found === undefined ? undefined : memberValue(host, region, source, found.offset, found.kind, found.within);
   } finally {
     host.memory.release(region);
   }

@@ -7,9 +7,9 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
-import { apply, classify, getOwnPropertyDescriptor, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, stringValueOf, unbox } from './boxed.js';
+import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, ownDataValue, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
-import { LOOP_COPY_MAX_UNITS, copyOut } from './memory.js';
+import { copiesByLoop, copyOut } from './memory.js';
 import { optionOf } from './options.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
@@ -92,7 +92,7 @@ const encoder = new TextEncoder();
 
 /**
  * Batches up to this many ops, numbers or string units are copied by a loop (outside
- * Node, string units up to LOOP_COPY_MAX_UNITS: encodeInto's fixed cost, memory.ts).
+ * Node, longer string batches too: memory.ts, copiesByLoop).
  */
 const SMALL_BATCH = 48;
 
@@ -257,7 +257,7 @@ class Writer {
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
-      if (units <= SMALL_BATCH || (this.nodeBuffer === undefined && units <= LOOP_COPY_MAX_UNITS)) {
+      if (units <= SMALL_BATCH || copiesByLoop(units)) {
         // The code units themselves (the UTF-16 form wj_write also takes).
         const u16 = this.u16;
         const base = at >>> 1;
@@ -827,28 +827,23 @@ function propertyName(key: string): string {
  */
 function constructorName(o: object): string {
   if (isArray(o)) return 'Array';
-  // (An accessor's descriptor has no own `value`: read through it, one on Object.prototype would answer.)
-  const dataOf = (target: object, key: PropertyKey): unknown => {
-    const d = getOwnPropertyDescriptor(target, key);
-    return d !== undefined && Object.hasOwn(d, 'value') ? d.value : undefined;
-  };
   const nameOf = (c: unknown): string => {
     if (typeof c !== 'function') return '';
-    const name = dataOf(c, 'name');
+    const name = ownDataValue(c, 'name');
     return typeof name === 'string' && name !== 'Object' ? name : '';
   };
   try {
     const proto = getPrototypeOf(o);
     if (proto !== null) {
-      const made = dataOf(proto, 'constructor');
+      const made = ownDataValue(proto, 'constructor');
       const name = nameOf(made);
-      if (name !== '' && dataOf(made as object, 'prototype') === proto) return name;
+      if (name !== '' && ownDataValue(made as object, 'prototype') === proto) return name;
     }
     for (let p: object | null = o; p !== null; p = getPrototypeOf(p)) {
-      const tag = dataOf(p, Symbol.toStringTag);
+      const tag = ownDataValue(p, Symbol.toStringTag);
       if (typeof tag === 'string') return tag;
       if (p !== o) {
-        const name = nameOf(dataOf(p, 'constructor'));
+        const name = nameOf(ownDataValue(p, 'constructor'));
         if (name !== '') return name;
       }
     }
