@@ -4,6 +4,7 @@
 // memory.buffer, a getter, costs more on every call). The memory is never shared.
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
+import { unitCopier, type UnitCopier } from './string-builtins.js';
 import { NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
 const encoder = new TextEncoder();
@@ -38,6 +39,11 @@ export class Memory {
   private scratchPtr = 0;
   private scratchCap = 0;
   private scratchBusy = false;
+  /**
+   * Outside Node, where the engine has JS String Builtins: copies a string's units into
+   * memory (string-builtins.ts). Two-byte strings then go in as UTF-16 units.
+   */
+  private readonly unitCopy: UnitCopier | undefined;
 
   constructor(
     readonly wasm: WasmExports,
@@ -45,6 +51,7 @@ export class Memory {
   ) {
     this.view = new Uint8Array(wasm.memory.buffer);
     this.padding = wasm.wj_padding();
+    this.unitCopy = NodeBufferCtor === undefined && stringInput !== 'utf8' ? unitCopier(wasm.memory) : undefined;
   }
 
   // One object, its views replaced when memory grows: callers read it right after a call.
@@ -107,6 +114,11 @@ export class Memory {
     // strings keep to UTF-8 (the 1 GB inputs wasm32 memory can hold).
     if (text.length > UTF16_ROUTE_MAX_UNITS) return false;
     if (this.stringInput !== 'auto') return this.stringInput === 'utf16';
+    // Browsers with the builtins: the engine's encoder is fast for one-byte strings
+    // (Chromium 156: 1.4-2.3 ns a unit, about what the copy costs) and slow for
+    // two-byte ones (4-5 ns a unit, where the copy and the transcoding take 2.3-2.7).
+    // (Short strings take the loop when ASCII: see encodeString.)
+    if (this.unitCopy !== undefined) return !copiesByLoop(text.length) && WIDE_UNIT.test(text);
     if (text.length < UTF16_ROUTE_MIN_UNITS) return false;
     if (measuredRoute === 'utf8') return false;
     if (!WIDE_UNIT.test(text)) return false;
@@ -119,7 +131,8 @@ export class Memory {
    * 0.1 ms in all). The UTF-16 route is that copy plus the transcoding in wasm, about
    * 0.18 ns a unit on twitter.json's text. In Node the copy is ucs2Write, a memory copy
    * a third of that: the route wins when the encoder takes over 6 copies (measured
-   * ratios: Node 26 3.5-4.1, Node 20 about 10, Node 24 about 16). Browsers copy with a
+   * ratios: Node 26 3.5-4.1, Node 20 about 10, Node 24 about 16). Browsers without JS
+   * String Builtins (with them this is not asked: see takesUtf16) copy with a
    * loop, about 2.5 ns a unit in Chromium, next to which the transcoding is small: the
    * route wins when the encoder takes over 1.5 copies. Chromium 156 measures about 0.9 on
    * this text and keeps its encoder; on text that is mostly Cyrillic it takes 1.5 copies
@@ -169,6 +182,10 @@ export class Memory {
     const n = text.length;
     if (NodeBufferCtor !== undefined) {
       this.buffer().ucs2Write(text, ptr, 2 * n);
+      return;
+    }
+    if (this.unitCopy !== undefined) {
+      this.unitCopy(text, ptr);
       return;
     }
     const u16 = this.wide().u16;
@@ -260,6 +277,8 @@ export class Memory {
     if (copiesByLoop(text.length)) {
       const region = this.copyAscii(text);
       if (region !== undefined) return region;
+      // Not ASCII: its units, rather than an encoder call (1.5-2 us in browsers).
+      if (this.unitCopy !== undefined) return this.encodeUtf16(text);
     }
     // Most JSON is ASCII: try the string's own length first, and only if encodeInto
     // runs out of room grow to the worst case for what is left (3 bytes per unit).

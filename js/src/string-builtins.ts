@@ -1,0 +1,175 @@
+// Copying a string's UTF-16 units into wasm memory through the engine's JS String
+// Builtins (WebAssembly `wasm:js-string`, compiled with `{ builtins: ['js-string'] }`).
+//
+// Why: browsers have no fast way to put a JS string into linear memory. Chromium's
+// TextEncoder.encodeInto writes 2.2-2.9 ns a unit and a JS charCodeAt loop about 3,
+// which made the copy cost as much as JSON.parse of the same text. `intoCharCodeArray`
+// copies a string's units into a wasm GC array at memory speed; a wasm loop then moves
+// them into linear memory, where cpp/core/utf16_input.h transcodes them to UTF-8.
+//
+// The module is small enough to be written here as bytes (no toolchain of ours emits
+// wasm GC). Where the engine lacks the builtins (or wasm GC), compiling or linking it
+// fails and the caller keeps its other routes.
+//
+//   (type $units (array (mut i16)))
+//   (import "wasm:js-string" "intoCharCodeArray" (func (param externref (ref null $units) i32) (result i32)))
+//   (import "wasm:js-string" "length" (func (param externref) (result i32)))
+//   (import "env" "memory" (memory 0))
+//   (global $kept (mut (ref null $units)) (ref.null $units))
+//   (func (export "copy") (param $text externref) (param $ptr i32) (result i32)
+//     ;; intoCharCodeArray(text) into $kept (made on first use, KEPT_UNITS long), or for
+//     ;; a longer text into an array of its own; then each unit stored at ptr as u16.
+//     ;; Returns the text's length.
+//     ...)
+
+/**
+ * Strings up to this many units go through one array, kept (128 KiB); a longer one
+ * gets an array of its own for the call. (Copying a long string a piece at a time,
+ * through `substring`, measured slower in Chromium than one array for all of it.)
+ */
+const KEPT_UNITS = 65536;
+
+/** Writes the UTF-16 units of `text` at byte `ptr` of memory (even); returns text.length. */
+export type UnitCopier = (text: string, ptr: number) => number;
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+function sleb(n: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+function name(s: string): number[] {
+  return [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+}
+
+function vec(items: number[][]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...uleb(body.length), ...body];
+}
+
+// Opcodes and types used below.
+const I32 = 0x7f;
+const EXTERNREF = 0x6f;
+const REF_NULL = 0x63;
+const ARRAY = 0x5e;
+const FUNC = 0x60;
+const I16 = 0x77;
+const MUT = 0x01;
+const VOID = 0x40;
+const [BLOCK, LOOP, IF, ELSE, END, BR, BR_IF, CALL, DROP] = [0x02, 0x03, 0x04, 0x05, 0x0b, 0x0c, 0x0d, 0x10, 0x1a];
+const [LOCAL_GET, LOCAL_SET, LOCAL_TEE, GLOBAL_GET, GLOBAL_SET] = [0x20, 0x21, 0x22, 0x23, 0x24];
+const [I32_CONST, I32_GE_U, I32_GT_U, I32_ADD, I32_SHL, I32_STORE16] = [0x41, 0x4f, 0x4b, 0x6a, 0x74, 0x3b];
+const [REF_NULL_OP, REF_IS_NULL] = [0xd0, 0xd1];
+const GC = 0xfb;
+const [ARRAY_NEW_DEFAULT, ARRAY_GET_U] = [0x07, 0x0d];
+
+/** The module's bytes (see the text above). */
+export function unitCopierModule(): Uint8Array {
+  const UNITS = 0; // type index of $units
+  const types = vec([
+    [ARRAY, I16, MUT],
+    [FUNC, 3, EXTERNREF, REF_NULL, UNITS, I32, 1, I32], // intoCharCodeArray
+    [FUNC, 1, EXTERNREF, 1, I32], // length
+    [FUNC, 2, EXTERNREF, I32, 1, I32], // copy
+  ]);
+  const [INTO, LENGTH] = [0, 1];
+  const imports = vec([
+    [...name('wasm:js-string'), ...name('intoCharCodeArray'), 0x00, 1],
+    [...name('wasm:js-string'), ...name('length'), 0x00, 2],
+    [...name('env'), ...name('memory'), 0x02, 0x00, 0x00],
+  ]);
+  const functions = vec([[3]]);
+  const globals = vec([[REF_NULL, UNITS, MUT, REF_NULL_OP, UNITS, END]]);
+  const exports = vec([[...name('copy'), 0x00, 2]]);
+  // Locals: 0 text, 1 ptr (parameters); 2 len, 3 units (the array), 4 i.
+  const [TEXT, PTR, LEN, ARR, I] = [0, 1, 2, 3, 4];
+  const kept = sleb(KEPT_UNITS);
+  const body = [
+    ...vec([
+      [1, I32],
+      [1, REF_NULL, UNITS],
+      [1, I32],
+    ]),
+    LOCAL_GET, TEXT, CALL, LENGTH, LOCAL_TEE, LEN, I32_CONST, ...kept, I32_GT_U,
+    IF, VOID,
+    // A long string: an array of its own, garbage after the call.
+    LOCAL_GET, LEN, GC, ARRAY_NEW_DEFAULT, UNITS, LOCAL_SET, ARR,
+    ELSE,
+    // Else the kept array, made on first use.
+    GLOBAL_GET, 0, LOCAL_TEE, ARR, REF_IS_NULL,
+    IF, VOID,
+    I32_CONST, ...kept, GC, ARRAY_NEW_DEFAULT, UNITS, LOCAL_TEE, ARR, GLOBAL_SET, 0,
+    END,
+    END,
+    LOCAL_GET, TEXT, LOCAL_GET, ARR, I32_CONST, 0, CALL, INTO, DROP,
+    // for (i = 0; i < len; i++) store16(ptr + 2 * i, units[i])
+    BLOCK, VOID, LOOP, VOID,
+    LOCAL_GET, I, LOCAL_GET, LEN, I32_GE_U, BR_IF, 1,
+    LOCAL_GET, PTR, LOCAL_GET, I, I32_CONST, 1, I32_SHL, I32_ADD,
+    LOCAL_GET, ARR, LOCAL_GET, I, GC, ARRAY_GET_U, UNITS,
+    I32_STORE16, 0x01, 0x00,
+    LOCAL_GET, I, I32_CONST, 1, I32_ADD, LOCAL_SET, I,
+    BR, 0, END, END,
+    LOCAL_GET, LEN,
+    END,
+  ];
+  const code = vec([[...uleb(body.length), ...body]]);
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, types),
+    ...section(2, imports),
+    ...section(3, functions),
+    ...section(6, globals),
+    ...section(7, exports),
+    ...section(10, code),
+  ]);
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/**
+ * A copier writing into `memory`, or undefined where the engine has no JS String
+ * Builtins. (The module is compiled once per realm, then instantiated per memory.)
+ */
+export function unitCopier(memory: WebAssembly.Memory): UnitCopier | undefined {
+  if (compiled === undefined) {
+    try {
+      // (The options argument is the proposal's; engines without it ignore it, and then
+      // fail to link the `wasm:js-string` imports below.)
+      compiled = new (WebAssembly.Module as unknown as new (bytes: Uint8Array, options: object) => WebAssembly.Module)(
+        unitCopierModule(),
+        { builtins: ['js-string'] },
+      );
+    } catch {
+      compiled = null;
+    }
+  }
+  if (compiled === null) return undefined;
+  try {
+    const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+    return instance.exports.copy as UnitCopier;
+  } catch {
+    return undefined;
+  }
+}
