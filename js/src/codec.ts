@@ -327,7 +327,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const tape = {
       escaped:
         units > 0 && !illFormed && i32[report + 9] === 0
-          ? decodeUtf16(memory.bytes(), utf16Start * 2, (utf16Start + units) * 2)
+          ? decodeUtf16(memory.bytes(), utf16Start * 2, (utf16Start + units) * 2, memory.builtins?.units)
           : undefined,
       ascii: asciiBytes !== 0 && asciiSource === undefined ? asciiHeap(report) : undefined,
       asciiSource,

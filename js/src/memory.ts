@@ -4,7 +4,7 @@
 // memory.buffer, a getter, costs more on every call). The memory is never shared.
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
-import { unitCopier, type UnitCopier } from './string-builtins.js';
+import { stringBuiltins, type StringBuiltins } from './string-builtins.js';
 import { NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
 const encoder = new TextEncoder();
@@ -40,10 +40,10 @@ export class Memory {
   private scratchCap = 0;
   private scratchBusy = false;
   /**
-   * Outside Node, where the engine has JS String Builtins: copies a string's units into
-   * memory (string-builtins.ts). Two-byte strings then go in as UTF-16 units.
+   * Outside Node, where the engine has JS String Builtins: moves UTF-16 units between
+   * strings and memory (string-builtins.ts). Two-byte strings then go in as units.
    */
-  private readonly unitCopy: UnitCopier | undefined;
+  readonly builtins: StringBuiltins | undefined;
 
   constructor(
     readonly wasm: WasmExports,
@@ -51,7 +51,7 @@ export class Memory {
   ) {
     this.view = new Uint8Array(wasm.memory.buffer);
     this.padding = wasm.wj_padding();
-    this.unitCopy = NodeBufferCtor === undefined && stringInput !== 'utf8' ? unitCopier(wasm.memory) : undefined;
+    this.builtins = NodeBufferCtor === undefined ? stringBuiltins(wasm.memory) : undefined;
   }
 
   // One object, its views replaced when memory grows: callers read it right after a call.
@@ -118,7 +118,7 @@ export class Memory {
     // (Chromium 156: 1.4-2.3 ns a unit, about what the copy costs) and slow for
     // two-byte ones (4-5 ns a unit, where the copy and the transcoding take 2.3-2.7).
     // (Short strings take the loop when ASCII: see encodeString.)
-    if (this.unitCopy !== undefined) return !copiesByLoop(text.length) && WIDE_UNIT.test(text);
+    if (this.builtins !== undefined) return !copiesByLoop(text.length) && WIDE_UNIT.test(text);
     if (text.length < UTF16_ROUTE_MIN_UNITS) return false;
     if (measuredRoute === 'utf8') return false;
     if (!WIDE_UNIT.test(text)) return false;
@@ -184,8 +184,8 @@ export class Memory {
       this.buffer().ucs2Write(text, ptr, 2 * n);
       return;
     }
-    if (this.unitCopy !== undefined) {
-      this.unitCopy(text, ptr);
+    if (this.builtins !== undefined) {
+      this.builtins.copy(text, ptr);
       return;
     }
     const u16 = this.wide().u16;
@@ -278,7 +278,7 @@ export class Memory {
       const region = this.copyAscii(text);
       if (region !== undefined) return region;
       // Not ASCII: its units, rather than an encoder call (1.5-2 us in browsers).
-      if (this.unitCopy !== undefined) return this.encodeUtf16(text);
+      if (this.builtins !== undefined && this.stringInput !== 'utf8') return this.encodeUtf16(text);
     }
     // Most JSON is ASCII: try the string's own length first, and only if encodeInto
     // runs out of room grow to the worst case for what is left (3 bytes per unit).

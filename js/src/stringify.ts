@@ -10,7 +10,7 @@
 import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, ownDataValue, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
-import { unitCopier, type UnitCopier } from './string-builtins.js';
+import { stringBuiltins, type StringBuiltins } from './string-builtins.js';
 import { optionOf } from './options.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
@@ -145,10 +145,10 @@ class Writer {
    * Outside Node, where the engine has JS String Builtins: long string batches go in
    * as their units through it (memory.ts), not through encodeInto.
    */
-  private readonly unitCopy: UnitCopier | undefined;
+  private readonly builtins: StringBuiltins | undefined;
 
   constructor(readonly wasm: Exports) {
-    this.unitCopy = NodeBufferCtor === undefined ? unitCopier(wasm.memory) : undefined;
+    this.builtins = NodeBufferCtor === undefined ? stringBuiltins(wasm.memory) : undefined;
   }
 
   /** The shape of key list `keys` (outermost calls only: its ids may be defined by the caller). */
@@ -260,7 +260,7 @@ class Writer {
     const units = strings.length;
     if (units !== 0) {
       // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
-      const need = NodeBufferCtor !== undefined || this.unitCopy !== undefined ? units * 2 : units * 3;
+      const need = NodeBufferCtor !== undefined || this.builtins !== undefined ? units * 2 : units * 3;
       if (need > this.i32[r + 5] >>> 0) {
         if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory();
         this.views();
@@ -274,8 +274,8 @@ class Writer {
         bytes = units * 2;
       } else if (this.nodeBuffer !== undefined) {
         bytes = this.nodeBuffer.ucs2Write(strings, at, need);
-      } else if (this.unitCopy !== undefined) {
-        bytes = this.unitCopy(strings, at) * 2;
+      } else if (this.builtins !== undefined) {
+        bytes = this.builtins.copy(strings, at) * 2;
       } else {
         bytes = encoder.encodeInto(strings, this.u8.subarray(at, at + need)).written;
         mode |= W_UTF8;

@@ -135,9 +135,14 @@ function decodeAsciiOnce(bytes: Uint8Array, begin: number, end: number): string 
 const utf16Decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 const nodeUcs2Slice = NodeBufferCtor?.prototype.ucs2Slice;
 
-/** bytes[begin, end) decoded as UTF-16LE (byte offsets; the memory is not shared). */
-export function decodeUtf16(bytes: Uint8Array, begin: number, end: number): string {
-  return end - begin >= PIECES_FROM ? decodePieces(decodeUtf16Once, utf16Cut, bytes, begin, end) : decodeUtf16Once(bytes, begin, end);
+/**
+ * bytes[begin, end) decoded as UTF-16LE (byte offsets; the memory is not shared). With
+ * `units` (string-builtins.ts: `bytes` is then all of the wasm memory it reads), that
+ * makes the string: Chromium's TextDecoder takes 2.4 ns a unit for UTF-16LE, it 0.9-1.
+ */
+export function decodeUtf16(bytes: Uint8Array, begin: number, end: number, units?: (ptr: number, n: number) => string): string {
+  const once = units === undefined ? decodeUtf16Once : (_bytes: Uint8Array, b: number, e: number): string => units(b, (e - b) >>> 1);
+  return end - begin >= PIECES_FROM ? decodePieces(once, utf16Cut, bytes, begin, end) : once(bytes, begin, end);
 }
 
 function decodeUtf16Once(bytes: Uint8Array, begin: number, end: number): string {

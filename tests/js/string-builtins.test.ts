@@ -1,9 +1,11 @@
-// The unit copier (js/src/string-builtins.ts): a wasm module written as bytes that copies
-// a string's UTF-16 units into linear memory through the engine's JS String Builtins.
-// Browsers send two-byte strings through it (memory.ts); here it is checked on its own,
-// unit for unit, in every runtime the tests run in (both have the builtins).
+// The string builtins module (js/src/string-builtins.ts): a wasm module written as bytes
+// that copies a string's UTF-16 units into linear memory, and makes strings of units in
+// memory, through the engine's JS String Builtins. Browsers send two-byte strings and
+// long stringify batches through it, and make the parse's unescaped strings with it;
+// here it is checked on its own, unit for unit, in every runtime the tests run in (both
+// have the builtins).
 import { describe, expect, it } from 'vitest';
-import { unitCopier, unitCopierModule } from '../../js/src/string-builtins.js';
+import { stringBuiltins, stringBuiltinsModule } from '../../js/src/string-builtins.js';
 
 const KEPT_UNITS = 65536;
 
@@ -23,16 +25,16 @@ function units(text: string): number[] {
   return Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
 }
 
-describe('unit copier (JS String Builtins)', () => {
+describe('string builtins module (JS String Builtins)', () => {
   it('is valid wasm and links where the engine has the builtins', () => {
-    expect(WebAssembly.validate(unitCopierModule(), { builtins: ['js-string'] } as never)).toBe(true);
+    expect(WebAssembly.validate(stringBuiltinsModule(), { builtins: ['js-string'] } as never)).toBe(true);
     const memory = new WebAssembly.Memory({ initial: 1 });
-    expect(typeof unitCopier(memory)).toBe('function');
+    expect(typeof stringBuiltins(memory)?.copy).toBe('function');
   });
 
   it('copies every unit of one-byte, two-byte, sliced and concatenated strings', () => {
     const memory = new WebAssembly.Memory({ initial: 64 });
-    const copy = unitCopier(memory)!;
+    const copy = stringBuiltins(memory)!.copy;
     const all = String.fromCharCode(...Array.from({ length: 0x10000 }, (_, i) => i).filter((u) => u % 7 === 0 || u < 0x100));
     const samples = [
       '',
@@ -53,7 +55,7 @@ describe('unit copier (JS String Builtins)', () => {
 
   it('strings around the kept array\'s length, and longer ones', () => {
     const memory = new WebAssembly.Memory({ initial: 64 });
-    const copy = unitCopier(memory)!;
+    const copy = stringBuiltins(memory)!.copy;
     for (const n of [KEPT_UNITS - 1, KEPT_UNITS, KEPT_UNITS + 1, 3 * KEPT_UNITS + 5]) {
       const text = Array.from({ length: n }, (_, i) => String.fromCharCode(i % 3 === 0 ? 0x4e00 + (i % 5000) : 0x20 + (i % 90))).join('');
       expect(copyAndRead(copy, memory, text, 256), `${n}`).toStrictEqual(units(text));
@@ -64,11 +66,32 @@ describe('unit copier (JS String Builtins)', () => {
 
   it('writing past the end of memory traps, and the copier still works after', () => {
     const memory = new WebAssembly.Memory({ initial: 1 });
-    const copy = unitCopier(memory)!;
+    const copy = stringBuiltins(memory)!.copy;
     expect(() => copy('x'.repeat(100), 65536 - 100)).toThrow(WebAssembly.RuntimeError);
     expect(copyAndRead(copy, memory, '\u4e16', 8)).toStrictEqual(units('\u4e16'));
     // After growth the same copier writes into the grown memory.
     memory.grow(1);
     expect(copyAndRead(copy, memory, 'y'.repeat(40), 65536 + 100)).toStrictEqual(units('y'.repeat(40)));
+  });
+
+  it('units: strings of the units in memory, whatever they hold, around the kept array\'s length', () => {
+    const memory = new WebAssembly.Memory({ initial: 64 });
+    const { units: decode, copy } = stringBuiltins(memory)!;
+    const text = Array.from({ length: 3 * KEPT_UNITS + 7 }, (_, i) =>
+      String.fromCharCode(i % 11 === 0 ? 0xd800 + (i % 0x800) : i % 5 === 0 ? 0x4e00 + (i % 5000) : 0x20 + (i % 95)),
+    ).join('');
+    copy(text, 1024);
+    for (const n of [0, 1, 2, 3, 4, 5, 100, KEPT_UNITS - 1, KEPT_UNITS, KEPT_UNITS + 1, text.length]) {
+      for (const at of [1024, 1026]) {
+        if ((at - 1024) / 2 + n > text.length) continue;
+        const got = decode(at, n);
+        const want = text.slice((at - 1024) / 2, (at - 1024) / 2 + n);
+        expect(got === want, `${n} units at ${at}`).toBe(true);
+      }
+    }
+    // One-byte text comes back as text (the engine may store it in one byte a unit).
+    copy('plain text', 64);
+    expect(decode(64, 10)).toBe('plain text');
+    expect(() => decode(65536 * 64 - 2, 2)).toThrow(WebAssembly.RuntimeError);
   });
 });
