@@ -283,7 +283,13 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const heap = i32[report + 10] >>> 0;
     const bytes = i32[report + 11] >>> 0;
     // As many UTF-16 units as bytes: all ASCII.
-    const decode = bytes === i32[report + 12] >>> 0 ? decodeAscii : decodeUtf8;
+    const latin1 = memory.builtins?.latin1;
+    const decode =
+      bytes !== i32[report + 12] >>> 0
+        ? decodeUtf8
+        : latin1 === undefined
+          ? decodeAscii
+          : (view: Uint8Array, b: number, e: number): string => decodeAscii(view, b, e, latin1);
     const count = i32[report + 14] >>> 0;
     if (count === 0) return { first: decode(memory.bytes(), heap, heap + bytes), next: undefined };
     const starts = i32[report + 13] >>> 2;
@@ -303,7 +309,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   function asciiHeap(report: number): string {
     const i32 = memory.wide().i32;
     const heap = i32[report + 10] >>> 0;
-    return decodeAscii(memory.bytes(), heap, heap + (i32[report + 11] >>> 0));
+    return decodeAscii(memory.bytes(), heap, heap + (i32[report + 11] >>> 0), memory.builtins?.latin1);
   }
 
   /** Builds the value of the tape a report describes; `source` is the document as text. */
@@ -428,7 +434,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       // As many UTF-8 bytes as UTF-16 units: the text is ASCII, and so is its output when
       // the indent is (whitespace and the indent are all that is added or dropped).
       if (region.len === source.length && indentLength === indent.length) {
-        return decodeAscii(memory.bytes(), out, out + outLen);
+        return decodeAscii(memory.bytes(), out, out + outLen, memory.builtins?.latin1);
       }
       const text = decodeUtf8(memory.bytes().subarray(out, out + outLen));
       return text.includes('\ufffd') ? restoreLoneSurrogates(source, text) : text;

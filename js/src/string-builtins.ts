@@ -28,6 +28,9 @@
 //     ;; The n u16 units at ptr (even) into the array for n, two at a time from an i32
 //     ;; load, then fromCharCodeArray(array, 0, n) (a one-byte string when they fit).
 //     ...)
+//   (func (export "latin1") (param $ptr i32) (param $n i32) (result (ref extern))
+//     ;; The same for n bytes, each a unit, four at a time from an i32 load.
+//     ...)
 //   The array for n units: $kept (made on first use, KEPT_UNITS long), or for more
 //   units an array of their own, garbage after the call.
 
@@ -44,6 +47,8 @@ export interface StringBuiltins {
   copy(text: string, ptr: number): number;
   /** The string of the `n` UTF-16 units at byte `ptr` of memory (even). */
   units(ptr: number, n: number): string;
+  /** The string of the `n` bytes at `ptr`, each a unit (Latin-1; used for ASCII). */
+  latin1(ptr: number, n: number): string;
 }
 
 function uleb(n: number): number[] {
@@ -96,7 +101,7 @@ const VOID = 0x40;
 const [BLOCK, LOOP, IF, ELSE, END, BR, BR_IF, CALL, DROP] = [0x02, 0x03, 0x04, 0x05, 0x0b, 0x0c, 0x0d, 0x10, 0x1a];
 const [LOCAL_GET, LOCAL_SET, LOCAL_TEE, GLOBAL_GET, GLOBAL_SET] = [0x20, 0x21, 0x22, 0x23, 0x24];
 const [I32_CONST, I32_GE_U, I32_GT_U, I32_LT_U, I32_ADD, I32_AND, I32_SHL, I32_SHR_U] = [0x41, 0x4f, 0x4b, 0x49, 0x6a, 0x71, 0x74, 0x76];
-const [I32_LOAD, I32_LOAD16_U, I32_STORE16] = [0x28, 0x2f, 0x3b];
+const [I32_LOAD, I32_LOAD8_U, I32_LOAD16_U, I32_STORE16] = [0x28, 0x2d, 0x2f, 0x3b];
 const [REF_NULL_OP, REF_IS_NULL] = [0xd0, 0xd1];
 const [I64_CONST, I64_EXTEND_I32_U, I64_SHL, I64_OR, I64_STORE] = [0x42, 0xad, 0x86, 0x84, 0x37];
 const GC = 0xfb;
@@ -111,7 +116,7 @@ export function stringBuiltinsModule(): Uint8Array {
     [FUNC, 1, EXTERNREF, 1, I32], // length
     [FUNC, 3, REF_NULL, UNITS, I32, I32, 1, REF, EXTERN], // fromCharCodeArray
     [FUNC, 2, EXTERNREF, I32, 1, I32], // copy
-    [FUNC, 2, I32, I32, 1, REF, EXTERN], // units
+    [FUNC, 2, I32, I32, 1, REF, EXTERN], // units, latin1
   ]);
   const [INTO, LENGTH, FROM] = [0, 1, 2];
   const imports = vec([
@@ -120,11 +125,12 @@ export function stringBuiltinsModule(): Uint8Array {
     [...name('wasm:js-string'), ...name('fromCharCodeArray'), 0x00, 3],
     [...name('env'), ...name('memory'), 0x02, 0x00, 0x00],
   ]);
-  const functions = vec([[4], [5]]);
+  const functions = vec([[4], [5], [5]]);
   const globals = vec([[REF_NULL, UNITS, MUT, REF_NULL_OP, UNITS, END]]);
   const exports = vec([
     [...name('copy'), 0x00, 3],
     [...name('units'), 0x00, 4],
+    [...name('latin1'), 0x00, 5],
   ]);
   const kept = sleb(KEPT_UNITS);
   /** arr = the array for len units (see the text above). */
@@ -201,9 +207,38 @@ export function stringBuiltinsModule(): Uint8Array {
     END,
   ])(0, 1, 2, 3, 4);
 
+  // latin1: locals 0 ptr, 1 n (parameters); 2 arr, 3 i, 4 w (four bytes).
+  const latin1 = ((PTR: number, N: number, ARR: number, I: number, W: number): number[] => [
+    ...vec([
+      [1, REF_NULL, UNITS],
+      [2, I32],
+    ]),
+    ...arrayFor(N, ARR),
+    // for (; i + 4 <= n; i += 4) { w = load32(ptr + i); arr[i + k] = (w >>> 8k) & 0xff }
+    BLOCK, VOID, LOOP, VOID,
+    LOCAL_GET, I, I32_CONST, 4, I32_ADD, LOCAL_GET, N, I32_GT_U, BR_IF, 1,
+    LOCAL_GET, PTR, LOCAL_GET, I, I32_ADD, I32_LOAD, 0x00, 0x00, LOCAL_SET, W,
+    ...[0, 1, 2, 3].flatMap((k) => [
+      LOCAL_GET, ARR, LOCAL_GET, I, I32_CONST, k, I32_ADD,
+      LOCAL_GET, W, ...(k === 0 ? [] : [I32_CONST, 8 * k, I32_SHR_U]), ...(k === 3 ? [] : [I32_CONST, ...sleb(0xff), I32_AND]),
+      GC, ARRAY_SET, UNITS,
+    ]),
+    LOCAL_GET, I, I32_CONST, 4, I32_ADD, LOCAL_SET, I,
+    BR, 0, END, END,
+    // The last bytes: for (; i < n; i++) arr[i] = load8(ptr + i)
+    BLOCK, VOID, LOOP, VOID,
+    LOCAL_GET, I, LOCAL_GET, N, I32_GE_U, BR_IF, 1,
+    LOCAL_GET, ARR, LOCAL_GET, I, LOCAL_GET, PTR, LOCAL_GET, I, I32_ADD, I32_LOAD8_U, 0x00, 0x00, GC, ARRAY_SET, UNITS,
+    LOCAL_GET, I, I32_CONST, 1, I32_ADD, LOCAL_SET, I,
+    BR, 0, END, END,
+    LOCAL_GET, ARR, I32_CONST, 0, LOCAL_GET, N, CALL, FROM,
+    END,
+  ])(0, 1, 2, 3, 4);
+
   const code = vec([
     [...uleb(copy.length), ...copy],
     [...uleb(units.length), ...units],
+    [...uleb(latin1.length), ...latin1],
   ]);
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
@@ -237,8 +272,8 @@ export function stringBuiltins(memory: WebAssembly.Memory): StringBuiltins | und
   }
   if (compiled === null) return undefined;
   try {
-    const { copy, units } = new WebAssembly.Instance(compiled, { env: { memory } }).exports;
-    return { copy, units } as unknown as StringBuiltins;
+    const { copy, units, latin1 } = new WebAssembly.Instance(compiled, { env: { memory } }).exports;
+    return { copy, units, latin1 } as unknown as StringBuiltins;
   } catch {
     return undefined;
   }

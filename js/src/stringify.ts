@@ -317,7 +317,7 @@ class Writer {
     const flags = this.i32[r + 8];
     try {
       if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
-      if (!(flags & OUT_NON_ASCII)) return decodeAscii(this.u8, ptr, end);
+      if (!(flags & OUT_NON_ASCII)) return decodeAscii(this.u8, ptr, end, this.builtins?.latin1);
       return decodeUtf8(this.u8, ptr, end);
     } catch (e) {
       // Longer than a string can be: JSON.stringify's own error.

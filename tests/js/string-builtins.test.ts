@@ -94,4 +94,27 @@ describe('string builtins module (JS String Builtins)', () => {
     expect(decode(64, 10)).toBe('plain text');
     expect(() => decode(65536 * 64 - 2, 2)).toThrow(WebAssembly.RuntimeError);
   });
+
+  it('latin1: strings of the bytes in memory, one unit each, around the kept array\'s length', () => {
+    const memory = new WebAssembly.Memory({ initial: 64 });
+    const { latin1 } = stringBuiltins(memory)!;
+    const bytes = new Uint8Array(memory.buffer);
+    const n = 2 * KEPT_UNITS + 9;
+    for (let i = 0; i < n; i++) bytes[4096 + i] = (i * 37 + (i >> 8)) & 0xff;
+    const text = String.fromCharCode(...Array.from({ length: 4096 }, (_, i) => bytes[4096 + i]));
+    for (const len of [0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 320, 4096]) {
+      for (const at of [4096, 4097, 4099]) {
+        if (at - 4096 + len > 4096) continue;
+        expect(latin1(at, len) === text.slice(at - 4096, at - 4096 + len), `${len} bytes at ${at}`).toBe(true);
+      }
+    }
+    for (const len of [KEPT_UNITS - 1, KEPT_UNITS, KEPT_UNITS + 1, n]) {
+      const got = latin1(4096, len);
+      expect(got.length).toBe(len);
+      let same = true;
+      for (let i = 0; i < len && same; i++) same = got.charCodeAt(i) === bytes[4096 + i];
+      expect(same, `${len} bytes`).toBe(true);
+    }
+    expect(() => latin1(65536 * 64 - 2, 3)).toThrow(WebAssembly.RuntimeError);
+  });
 });
