@@ -114,11 +114,13 @@ export class Memory {
     // strings keep to UTF-8 (the 1 GB inputs wasm32 memory can hold).
     if (text.length > UTF16_ROUTE_MAX_UNITS) return false;
     if (this.stringInput !== 'auto') return this.stringInput === 'utf16';
-    // Browsers with the builtins: the engine's encoder is fast for one-byte strings
-    // (Chromium 156: 1.4-2.3 ns a unit, about what the copy costs) and slow for
-    // two-byte ones (4-5 ns a unit, where the copy and the transcoding take 2.3-2.7).
-    // (Short strings take the loop when ASCII: see encodeString.)
-    if (this.builtins !== undefined) return !copiesByLoop(text.length) && WIDE_UNIT.test(text);
+    // Browsers with the builtins: the engine's encoder is fast for long one-byte strings
+    // (Chromium 156: 0.7-0.8 ns a unit, faster than the copy) and slow for two-byte ones
+    // (4-5 ns a unit, where the copy and the transcoding take 2.3-2.7). Short strings
+    // (up to the loop's 512 units) go in as units too, but for the shortest: that costs
+    // less than the loop (Chromium A/B of parse(string): gen:doc-200B 1.25x faster,
+    // gen:messages.ndjson 1.14x).
+    if (this.builtins !== undefined) return copiesByLoop(text.length) ? text.length > LOOP_ONLY_MAX_UNITS : WIDE_UNIT.test(text);
     if (text.length < UTF16_ROUTE_MIN_UNITS) return false;
     if (measuredRoute === 'utf8') return false;
     if (!WIDE_UNIT.test(text)) return false;
@@ -310,6 +312,9 @@ export class Memory {
 }
 
 const LOOP_COPY_MAX_UNITS = 512;
+
+/** With the string builtins (see takesUtf16), strings up to this many units keep the loop. */
+const LOOP_ONLY_MAX_UNITS = 32;
 
 /**
  * Whether a string of this many units goes into wasm memory by a JS loop: outside Node,
