@@ -200,7 +200,14 @@ export class Memory {
     const n = text.length;
     const gap = this.wasm.wj_utf16_input_gap(n) >>> 0;
     const ptr = this.reserve(gap + 2 * n);
-    this.copyUnits(text, ptr + gap);
+    try {
+      this.copyUnits(text, ptr + gap);
+    } catch (e) {
+      // (The builtins module may fail to allocate its array for a huge string.) A
+      // buffer of its own is not given back to anyone: free it.
+      if (ptr !== this.scratchPtr) this.wasm.wj_free(ptr);
+      throw e;
+    }
     const len = this.wasm.wj_utf16_to_utf8(ptr + gap, n, ptr) >>> 0;
     return { ptr, len, owned: ptr !== this.scratchPtr };
   }
