@@ -25,11 +25,11 @@
 //     ;; units stored at ptr as u16, four at a time as an i64. Returns the text's length.
 //     ...)
 //   (func (export "units") (param $ptr i32) (param $n i32) (result (ref extern))
-//     ;; The n u16 units at ptr (even) into the array for n, two at a time from an i32
-//     ;; load, then fromCharCodeArray(array, 0, n) (a one-byte string when they fit).
+//     ;; The n u16 units at ptr (even) into the array for n, two from each i32 load,
+//     ;; then fromCharCodeArray(array, 0, n) (a one-byte string when they fit).
 //     ...)
 //   (func (export "latin1") (param $ptr i32) (param $n i32) (result (ref extern))
-//     ;; The same for n bytes, each a unit, four at a time from an i32 load.
+//     ;; The same for n bytes, each a unit, four from each i32 load.
 //     ...)
 //   The array for n units: $kept (made on first use, KEPT_UNITS long), or for more
 //   units an array of their own, garbage after the call.
@@ -100,7 +100,7 @@ const MUT = 0x01;
 const VOID = 0x40;
 const [BLOCK, LOOP, IF, ELSE, END, BR, BR_IF, CALL, DROP] = [0x02, 0x03, 0x04, 0x05, 0x0b, 0x0c, 0x0d, 0x10, 0x1a];
 const [LOCAL_GET, LOCAL_SET, LOCAL_TEE, GLOBAL_GET, GLOBAL_SET] = [0x20, 0x21, 0x22, 0x23, 0x24];
-const [I32_CONST, I32_GE_U, I32_GT_U, I32_LT_U, I32_ADD, I32_AND, I32_SHL, I32_SHR_U] = [0x41, 0x4f, 0x4b, 0x49, 0x6a, 0x71, 0x74, 0x76];
+const [I32_CONST, I32_GE_U, I32_GT_U, I32_ADD, I32_AND, I32_SHL, I32_SHR_U] = [0x41, 0x4f, 0x4b, 0x6a, 0x71, 0x74, 0x76];
 const [I32_LOAD, I32_LOAD8_U, I32_LOAD16_U, I32_STORE16] = [0x28, 0x2d, 0x2f, 0x3b];
 const [REF_NULL_OP, REF_IS_NULL] = [0xd0, 0xd1];
 const [I64_CONST, I64_EXTEND_I32_U, I64_SHL, I64_OR, I64_STORE] = [0x42, 0xad, 0x86, 0x84, 0x37];
@@ -183,57 +183,46 @@ export function stringBuiltinsModule(): Uint8Array {
     END,
   ])(0, 1, 2, 3, 4);
 
-  // units: locals 0 ptr, 1 n (parameters); 2 arr, 3 i, 4 w (two units).
-  const units = ((PTR: number, N: number, ARR: number, I: number, W: number): number[] => [
-    ...vec([
-      [1, REF_NULL, UNITS],
-      [2, I32],
-    ]),
-    ...arrayFor(N, ARR),
-    // for (; i + 2 <= n; i += 2) { w = load32(ptr + 2 * i); arr[i] = w & 0xffff; arr[i + 1] = w >>> 16 }
-    BLOCK, VOID, LOOP, VOID,
-    LOCAL_GET, I, I32_CONST, 2, I32_ADD, LOCAL_GET, N, I32_GT_U, BR_IF, 1,
-    ...unitAddress(PTR, I), I32_LOAD, 0x01, 0x00, LOCAL_SET, W,
-    LOCAL_GET, ARR, LOCAL_GET, I, LOCAL_GET, W, I32_CONST, ...sleb(0xffff), I32_AND, GC, ARRAY_SET, UNITS,
-    LOCAL_GET, ARR, LOCAL_GET, I, I32_CONST, 1, I32_ADD, LOCAL_GET, W, I32_CONST, 16, I32_SHR_U, GC, ARRAY_SET, UNITS,
-    LOCAL_GET, I, I32_CONST, 2, I32_ADD, LOCAL_SET, I,
-    BR, 0, END, END,
-    // An odd last unit.
-    LOCAL_GET, I, LOCAL_GET, N, I32_LT_U,
-    IF, VOID,
-    LOCAL_GET, ARR, LOCAL_GET, I, ...unitAddress(PTR, I), I32_LOAD16_U, 0x01, 0x00, GC, ARRAY_SET, UNITS,
-    END,
-    LOCAL_GET, ARR, I32_CONST, 0, LOCAL_GET, N, CALL, FROM,
-    END,
-  ])(0, 1, 2, 3, 4);
-
-  // latin1: locals 0 ptr, 1 n (parameters); 2 arr, 3 i, 4 w (four bytes).
-  const latin1 = ((PTR: number, N: number, ARR: number, I: number, W: number): number[] => [
-    ...vec([
-      [1, REF_NULL, UNITS],
-      [2, I32],
-    ]),
-    ...arrayFor(N, ARR),
-    // for (; i + 4 <= n; i += 4) { w = load32(ptr + i); arr[i + k] = (w >>> 8k) & 0xff }
-    BLOCK, VOID, LOOP, VOID,
-    LOCAL_GET, I, I32_CONST, 4, I32_ADD, LOCAL_GET, N, I32_GT_U, BR_IF, 1,
-    LOCAL_GET, PTR, LOCAL_GET, I, I32_ADD, I32_LOAD, 0x00, 0x00, LOCAL_SET, W,
-    ...[0, 1, 2, 3].flatMap((k) => [
-      LOCAL_GET, ARR, LOCAL_GET, I, I32_CONST, k, I32_ADD,
-      LOCAL_GET, W, ...(k === 0 ? [] : [I32_CONST, 8 * k, I32_SHR_U]), ...(k === 3 ? [] : [I32_CONST, ...sleb(0xff), I32_AND]),
-      GC, ARRAY_SET, UNITS,
-    ]),
-    LOCAL_GET, I, I32_CONST, 4, I32_ADD, LOCAL_SET, I,
-    BR, 0, END, END,
-    // The last bytes: for (; i < n; i++) arr[i] = load8(ptr + i)
-    BLOCK, VOID, LOOP, VOID,
-    LOCAL_GET, I, LOCAL_GET, N, I32_GE_U, BR_IF, 1,
-    LOCAL_GET, ARR, LOCAL_GET, I, LOCAL_GET, PTR, LOCAL_GET, I, I32_ADD, I32_LOAD8_U, 0x00, 0x00, GC, ARRAY_SET, UNITS,
-    LOCAL_GET, I, I32_CONST, 1, I32_ADD, LOCAL_SET, I,
-    BR, 0, END, END,
-    LOCAL_GET, ARR, I32_CONST, 0, LOCAL_GET, N, CALL, FROM,
-    END,
-  ])(0, 1, 2, 3, 4);
+  /**
+   * units (2 bytes a unit) and latin1 (1): locals 0 ptr, 1 n (parameters); 2 arr, 3 i,
+   * 4 w. The units into the array, 4 bytes a load:
+   *   for (; i + per <= n; i += per) { w = load32(at(i)); arr[i + k] = (w >>> bits * k) & mask }
+   *   for (; i < n; i++) arr[i] = load(at(i))
+   * then fromCharCodeArray(arr, 0, n).
+   */
+  const decoder = (unitBytes: 1 | 2): number[] => {
+    const [PTR, N, ARR, I, W] = [0, 1, 2, 3, 4];
+    const per = 4 / unitBytes;
+    const bits = 8 * unitBytes;
+    const at = unitBytes === 1 ? [LOCAL_GET, PTR, LOCAL_GET, I, I32_ADD] : unitAddress(PTR, I);
+    const align = unitBytes - 1; // (log2 of the unit's size: a hint)
+    return [
+      ...vec([
+        [1, REF_NULL, UNITS],
+        [2, I32],
+      ]),
+      ...arrayFor(N, ARR),
+      BLOCK, VOID, LOOP, VOID,
+      LOCAL_GET, I, I32_CONST, per, I32_ADD, LOCAL_GET, N, I32_GT_U, BR_IF, 1,
+      ...at, I32_LOAD, align, 0x00, LOCAL_SET, W,
+      ...Array.from({ length: per }, (_, k) => [
+        LOCAL_GET, ARR, LOCAL_GET, I, I32_CONST, k, I32_ADD,
+        LOCAL_GET, W, ...(k === 0 ? [] : [I32_CONST, bits * k, I32_SHR_U]), ...(k === per - 1 ? [] : [I32_CONST, ...sleb((1 << bits) - 1), I32_AND]),
+        GC, ARRAY_SET, UNITS,
+      ]).flat(),
+      LOCAL_GET, I, I32_CONST, per, I32_ADD, LOCAL_SET, I,
+      BR, 0, END, END,
+      BLOCK, VOID, LOOP, VOID,
+      LOCAL_GET, I, LOCAL_GET, N, I32_GE_U, BR_IF, 1,
+      LOCAL_GET, ARR, LOCAL_GET, I, ...at, unitBytes === 1 ? I32_LOAD8_U : I32_LOAD16_U, align, 0x00, GC, ARRAY_SET, UNITS,
+      LOCAL_GET, I, I32_CONST, 1, I32_ADD, LOCAL_SET, I,
+      BR, 0, END, END,
+      LOCAL_GET, ARR, I32_CONST, 0, LOCAL_GET, N, CALL, FROM,
+      END,
+    ];
+  };
+  const units = decoder(2);
+  const latin1 = decoder(1);
 
   const code = vec([
     [...uleb(copy.length), ...copy],
