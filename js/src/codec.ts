@@ -180,7 +180,7 @@ const HEAP_PIECES = Symbol('string heap');
 const INDENT_PLACEHOLDERS = '\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17';
 const INDENT_PLACEHOLDER = /[\x0e-\x17]/g;
 
-export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput } = {}): Codec {
+export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput; stringBuiltins?: boolean } = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
   wasm._initialize();
   const flavor = KERNELS[wasm.wj_kernel()];
@@ -189,7 +189,9 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   if (stringInput !== 'auto' && stringInput !== 'utf8' && stringInput !== 'utf16') {
     throw new TypeError(`wasmjson: stringInput must be 'auto', 'utf8' or 'utf16', got ${String(stringInput)}`);
   }
-  const memory = new Memory(wasm, stringInput);
+  const useBuiltins = option(options, 'stringBuiltins') ?? true;
+  if (typeof useBuiltins !== 'boolean') throw new TypeError(`wasmjson: stringBuiltins must be true or false, got ${String(useBuiltins)}`);
+  const memory = new Memory(wasm, stringInput, useBuiltins);
   const keys = new KeyCache();
 
   /**
@@ -580,7 +582,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     canonicalize,
     minify: minify as Codec['minify'],
     prettify: prettify as Codec['prettify'],
-    ...createSerializer(wasm),
+    ...createSerializer(wasm, memory.builtins),
   };
 }
 

@@ -35,9 +35,19 @@ export interface InitOptions {
    * two a one-time measurement found faster (the UTF-16 route in Node 24 and 20 for text
    * such as twitter.json's; the engine's in Node 26 and Chromium, though in Chromium
    * 'utf16' is about 10% faster on text that is mostly not ASCII). Results never differ.
-   * Strings over 16M units always go in as UTF-8.
+   * Strings over 16M units always go in as UTF-8. Outside Node, where the engine has
+   * WebAssembly JS String Builtins, 'auto' sends two-byte strings and those of 33-512
+   * units as units (see stringBuiltins).
    */
   stringInput?: StringInput;
+  /**
+   * Outside Node: whether strings move between JS and wasm memory through WebAssembly
+   * JS String Builtins where the engine has them (a second, small wasm module; Chromium
+   * 130+, Firefox 134+). Default true. false: the engine's TextEncoder and TextDecoder
+   * and JS loops, as in engines without them. Results never differ. (Node uses its
+   * Buffer methods either way.)
+   */
+  stringBuiltins?: boolean;
 }
 
 export interface Implementation {

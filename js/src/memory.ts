@@ -48,10 +48,12 @@ export class Memory {
   constructor(
     readonly wasm: WasmExports,
     private readonly stringInput: StringInput = 'auto',
+    /** InitOptions.stringBuiltins. */
+    useBuiltins = true,
   ) {
     this.view = new Uint8Array(wasm.memory.buffer);
     this.padding = wasm.wj_padding();
-    this.builtins = NodeBufferCtor === undefined ? stringBuiltins(wasm.memory) : undefined;
+    this.builtins = useBuiltins && NodeBufferCtor === undefined ? stringBuiltins(wasm.memory) : undefined;
   }
 
   // One object, its views replaced when memory grows: callers read it right after a call.

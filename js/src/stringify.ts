@@ -10,7 +10,7 @@
 import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, ownDataValue, stringValueOf, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
-import { stringBuiltins, type StringBuiltins } from './string-builtins.js';
+import type { StringBuiltins } from './string-builtins.js';
 import { optionOf } from './options.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
@@ -142,14 +142,14 @@ class Writer {
   readonly walkState: WalkState = newWalkState();
 
   /**
-   * Outside Node, where the engine has JS String Builtins: long string batches go in
-   * as their units through it (memory.ts), not through encodeInto.
+   * `builtins`: the codec's string builtins module (memory.ts; outside Node, where the
+   * engine has JS String Builtins): long string batches go in as their units through
+   * it, not through encodeInto, and short ASCII output comes out through it.
    */
-  private readonly builtins: StringBuiltins | undefined;
-
-  constructor(readonly wasm: Exports) {
-    this.builtins = NodeBufferCtor === undefined ? stringBuiltins(wasm.memory) : undefined;
-  }
+  constructor(
+    readonly wasm: Exports,
+    private readonly builtins: StringBuiltins | undefined,
+  ) {}
 
   /** The shape of key list `keys` (outermost calls only: its ids may be defined by the caller). */
   shape(keys: readonly string[]): Shape {
@@ -912,8 +912,8 @@ export interface Serializer {
 }
 
 /** stringify() and encode() over one wasm instance. */
-export function createSerializer(wasm: WasmExports): Serializer {
-  const w = new Writer(wasm as Exports);
+export function createSerializer(wasm: WasmExports, builtins?: StringBuiltins): Serializer {
+  const w = new Writer(wasm as Exports, builtins);
   const text = (s: Session) => w.text(s);
   const bytes = (s: Session) => w.bytes(s);
   return {

@@ -190,3 +190,67 @@ for (const flavor of FLAVORS) {
     });
   });
 }
+
+// Outside Node, strings move through WebAssembly JS String Builtins where the engine has
+// them (js/src/string-builtins.ts); with stringBuiltins: false through TextEncoder,
+// TextDecoder and JS loops, as in engines without them (the routes Chromium no longer
+// takes by default). Both must give what JSON gives, and the same outputs.
+for (const flavor of FLAVORS) {
+  describe(`without the string builtins (${flavor})`, async () => {
+    const plain = await load({ flavor: flavor as Flavor, stringBuiltins: false });
+    const plainUtf16 = await load({ flavor: flavor as Flavor, stringBuiltins: false, stringInput: 'utf16' });
+    const usual = await load({ flavor: flavor as Flavor });
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+
+    it('parse, validate, minify, stringify and encode of generated documents, short and long', () => {
+      const rng = new Rng(44);
+      const texts: string[] = [];
+      for (let i = 0; i < 300; i++) {
+        const { text } = randomDocument(rng, randomOptions(rng));
+        texts.push(i % 4 === 1 ? `[${text}, "${WIDE.repeat(i % 5)}"]` : text);
+      }
+      for (const n of [40, 600, 3000, 70000, 300000]) {
+        texts.push(JSON.stringify(Array.from({ length: Math.max(1, n / 12) }, (_, k) => ({ [`k${k % 7}`]: k % 3 ? `${WIDE}${k}` : `ascii ${k}` }))));
+      }
+      for (const text of texts) {
+        const native = attempt(() => JSON.parse(text));
+        for (const c of [plain, plainUtf16]) {
+          expectSameOutcome(c, usual, (x) => x.parse(text), `parse ${text.slice(0, 60)}`);
+          expect(c.validate(text), text.slice(0, 60)).toBe(native.ok);
+          if (!native.ok) continue;
+          expect(c.minify(text), text.slice(0, 60)).toBe(usual.minify(text));
+          expect(jsonDiff(c.parse(encoder.encode(text)), native.value), text.slice(0, 60)).toBe('');
+          expect(c.stringify(native.value), text.slice(0, 60)).toBe(JSON.stringify(native.value));
+          expect(decoder.decode(c.encode(native.value)), text.slice(0, 60)).toBe(JSON.stringify(native.value));
+        }
+      }
+    });
+
+    // (Node never uses the builtins: Buffer methods copy there.)
+    const inNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+    if (!inNode) it('the option decides the route: two-byte text meets encodeInto only without the builtins', () => {
+      const text = JSON.stringify({ k: WIDE.repeat(200), list: Array.from({ length: 300 }, (_, i) => `${WIDE}${i}`) });
+      const original = TextEncoder.prototype.encodeInto;
+      let calls = 0;
+      TextEncoder.prototype.encodeInto = function (this: TextEncoder, ...args: Parameters<TextEncoder['encodeInto']>) {
+        calls++;
+        return original.apply(this, args);
+      };
+      try {
+        expect(jsonDiff(plain.parse(text), JSON.parse(text))).toBe('');
+        const withoutBuiltins = calls;
+        calls = 0;
+        expect(jsonDiff(usual.parse(text), JSON.parse(text))).toBe('');
+        expect(withoutBuiltins).toBeGreaterThan(0);
+        expect(calls).toBe(0);
+      } finally {
+        TextEncoder.prototype.encodeInto = original;
+      }
+    });
+
+    it('stringBuiltins is checked', async () => {
+      await expect(load({ flavor: flavor as Flavor, stringBuiltins: 'no' as never })).rejects.toThrow(TypeError);
+    });
+  });
+}
