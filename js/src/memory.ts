@@ -40,8 +40,9 @@ export class Memory {
   private scratchCap = 0;
   private scratchBusy = false;
   /**
-   * Outside Node, where the engine has JS String Builtins: moves UTF-16 units between
-   * strings and memory (string-builtins.ts). Two-byte strings then go in as units.
+   * Outside Node, where the engine has JS String Builtins (and InitOptions.stringBuiltins
+   * allows): moves UTF-16 units between strings and memory (string-builtins.ts).
+   * Two-byte strings and short ones then go in as units (see takesUtf16).
    */
   readonly builtins: StringBuiltins | undefined;
 
