@@ -16,20 +16,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeFlag, takeOption } from './cli-args.mjs';
 import { createWasmStage } from './suite.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const [value] = args.splice(i, 2).slice(1);
-  return value;
-};
-const ops = option('--ops', 'validate,stage,wasm-minify').split(',');
-const rounds = Number(option('--rounds', 11));
-const verbose = args.includes('-v');
-const [oldPath, newPath, ...given] = args.filter((a) => a !== '-v');
+const ops = takeOption(args, '--ops', 'validate,stage,wasm-minify').split(',');
+const rounds = Number(takeOption(args, '--rounds', 11));
+const verbose = takeFlag(args, '-v');
+const [oldPath, newPath, ...given] = args;
 if (!oldPath || !newPath) {
   console.error('usage: node --expose-gc bench/ab.mjs OLD.wasm NEW.wasm [--ops LIST] [--rounds N] [-v] [files...]');
   process.exit(2);

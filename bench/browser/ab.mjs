@@ -17,25 +17,15 @@ import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
+import { takeFlag, takeOption } from '../cli-args.mjs';
 import { startServer } from './server.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const [value] = args.splice(i, 2).slice(1);
-  return value;
-};
-const flag = (name) => {
-  const i = args.indexOf(name);
-  if (i >= 0) args.splice(i, 1);
-  return i >= 0;
-};
-const ops = option('--ops', 'parse').split(',');
-const rounds = Number(option('--rounds', 9));
-const builtin = !flag('--no-builtin');
-const shared = !flag('--no-shared');
+const ops = takeOption(args, '--ops', 'parse').split(',');
+const rounds = Number(takeOption(args, '--rounds', 9));
+const builtin = !takeFlag(args, '--no-builtin');
+const shared = !takeFlag(args, '--no-shared');
 const [oldDist, ...files] = args;
 const OPS = ['parse', 'parse-bytes', 'validate', 'minify', 'stringify', 'encode'];
 if (!oldDist || !existsSync(join(oldDist, 'browser.mjs')) || ops.some((o) => !OPS.includes(o))) {
