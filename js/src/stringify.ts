@@ -80,6 +80,26 @@ const SCAN_DEPTH = 32;
  * gives out, which can abort the process.
  */
 const MAX_DEPTH = 1 << 21;
+/**
+ * An object's members are read in a for-in loop (walk()), which starts over after each
+ * member that is a container, skipping the members done. Past this many done, the rest
+ * are read by key (a skipped member costs about 2 ns, a keyed read about 30).
+ */
+const FOR_IN_RESUME_MAX = 32;
+/**
+ * Larger objects are read by key. V8 keeps objects of many properties as hash tables
+ * (JSON.parse makes them so from 128), and a for-in over one first lists and sorts all
+ * its keys, at every restart.
+ */
+const FOR_IN_MAX_KEYS = 64;
+
+/**
+ * Whether an object's first key looks like an array index: its integer keys come first,
+ * and a for-in over such keys makes a string of each index anew.
+ */
+function isIndexLike(k: string | undefined): boolean {
+  return k !== undefined && (k.charCodeAt(0) - 48) >>> 0 < 10;
+}
 /** Arrays longer than this have no text within V8's longest string (2^29 - 24 units). */
 const MAX_ARRAY_LENGTH = 2 ** 28 - 13;
 
@@ -593,6 +613,57 @@ function walk(
           continue general;
         }
       } else if (where === IN_OBJECT) {
+        // Members by for-in first (see FOR_IN_RESUME_MAX): its loads read the field by
+        // the receiver's enumeration index, where holder[keys[i]] is a megamorphic keyed
+        // load (twitter.json: 6 ns against 33 per member). Every key it yields must be
+        // the next of the snapshot `keys` (taken when the object opened, as
+        // JSON.stringify's): the same Gets in the same order. On the first key that is
+        // not (a getter deleted or added one), the snapshot loop below takes over.
+        if (fast && propertyList === undefined && index <= FOR_IN_RESUME_MAX && length <= FOR_IN_MAX_KEYS && !isIndexLike(keys![0])) {
+          let skip = index;
+          for (const k in holder) {
+            if (skip !== 0) {
+              skip--;
+              continue;
+            }
+            if (index === length || k !== keys![index]) break;
+            index++;
+            const x = holder[k];
+            let tag: number;
+            if (typeof x === 'string') tag = T_STRING;
+            else if (typeof x === 'number') tag = T_INT;
+            else if (x === null) tag = T_NULL;
+            else if (typeof x === 'boolean') tag = T_TRUE;
+            else if (x === undefined) continue;
+            else {
+              key = k;
+              value = x;
+              continue general;
+            }
+            op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
+            if (op < 0) {
+              op = ~op;
+              strings += k;
+            }
+            if (tag === T_STRING) {
+              op = putLength(ops, op, T_STRING, (x as string).length);
+              strings += x;
+            } else if (tag === T_INT) {
+              const word = (x as number) << 4;
+              if (word >> 4 === x) {
+                ops[op++] = word | T_INT;
+              } else {
+                ops[op++] = T_DOUBLE;
+                nums[nb++] = x as number;
+              }
+            } else if (tag === T_NULL) {
+              ops[op++] = T_NULL;
+            } else {
+              ops[op++] = x ? T_TRUE : T_FALSE;
+            }
+            if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) continue next;
+          }
+        }
         while (index < length) {
           const k = keys![index++];
           const x = holder[k];
