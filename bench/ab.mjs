@@ -1,21 +1,23 @@
-// A/B of two builds of a .wasm module, interleaved in one process: a developer tool for
-// deciding whether a change to the C++ core is faster (the product's numbers come from
+// A/B of two builds, interleaved in one process: a developer tool for deciding whether a
+// change to the C++ core or to the JS is faster (the product's numbers come from
 // bench/run.mjs). Separate processes, one per build, differ by more than most changes do
 // on a shared machine (its speed drifts between runs); here every round times A, B, B, A
 // back to back on the same document, and the per-round ratios' median is reported.
 //
-//   node --expose-gc bench/ab.mjs OLD.wasm NEW.wasm [--ops LIST] [--rounds N] [-v] [files...]
+//   node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [-v] [files...]
 //
-// Both builds must be of the same flavor. Operations:
+// OLD and NEW are each a .wasm file (run under this checkout's dist/ JS) or a dist
+// directory (its own JS over its SIMD128 build: for changes to the JS, e.g. OLD = a
+// copy of dist/ made before the change). Both builds must be of the same flavor. Operations:
 //   wasm level (raw exports, no JS values): validate, stage (bytes -> tape), wasm-minify,
 //     wasm-prettify
 //   API level (this checkout's dist/ JS over each build, via load({ wasm })): parse-string,
 //     parse-bytes, stringify, encode, minify, prettify
 // Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
 // operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { takeFlag, takeOption } from './cli-args.mjs';
 import { createWasmStage } from './suite.mjs';
 
@@ -26,16 +28,21 @@ const rounds = Number(takeOption(args, '--rounds', 11));
 const verbose = takeFlag(args, '-v');
 const [oldPath, newPath, ...given] = args;
 if (!oldPath || !newPath) {
-  console.error('usage: node --expose-gc bench/ab.mjs OLD.wasm NEW.wasm [--ops LIST] [--rounds N] [-v] [files...]');
+  console.error('usage: node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [-v] [files...]  (OLD, NEW: a .wasm file or a dist directory)');
   process.exit(2);
 }
 const gc = globalThis.gc ?? (() => {});
 const corpus = join(root, '..', 'shared', 'corpus');
 const files = given.length ? given : readdirSync(corpus).filter((f) => f.endsWith('.json')).map((f) => join(corpus, f));
 
+/** A build given as a dist directory: its SIMD128 module and its JS. */
+const isDist = (path) => statSync(path).isDirectory();
+const wasmOf = (path) => (isDist(path) ? join(path, 'wasmjson-simd128.wasm') : path);
+const jsOf = (path) => pathToFileURL(join(isDist(path) ? resolve(path) : join(root, 'dist'), 'node.mjs')).href;
+
 /** Raw-export runners of one build: prepare(op, bytes) -> thunk. */
 async function wasmLevel(path) {
-  const module = new WebAssembly.Module(readFileSync(path));
+  const module = new WebAssembly.Module(readFileSync(wasmOf(path)));
   const stage = await createWasmStage(module);
   // validate is not among the stage runs: its own instance, through wj_validate.
   const { exports: ex } = await WebAssembly.instantiate(module, { env: { emscripten_notify_memory_growth() {} } });
@@ -55,10 +62,10 @@ async function wasmLevel(path) {
   };
 }
 
-/** API runners of one build: this checkout's JS over it. */
+/** API runners of one build: this checkout's JS over it, or a dist directory's own. */
 async function apiLevel(path) {
-  const { load } = await import(join(root, 'dist', 'node.mjs'));
-  const codec = await load({ wasm: readFileSync(path) });
+  const { load } = await import(jsOf(path));
+  const codec = await load({ wasm: readFileSync(wasmOf(path)) });
   return (op, bytes, text, value) =>
     ({
       'parse-string': () => codec.parse(text),
