@@ -610,6 +610,13 @@ for (const flavor of FLAVORS) {
           const target = { a: 1, b: { c: 2 }, d: 3 };
           return new Proxy(target, { has: (t, k) => (log.push(`has ${String(k)}`), k === 'a'), get: (t, k) => (t as Record<PropertyKey, unknown>)[k] });
         },
+        'a proxy in the prototype chain, with enumerable keys of its own': (log) => {
+          const proto = new Proxy({ inherited: 1, a: 'shadowed' }, { ownKeys: (t) => (log.push('ownKeys'), Reflect.ownKeys(t)) });
+          const o = Object.create(proto) as Record<string, unknown>;
+          Object.assign(o, { a: 1, b: { c: 2 }, d: [3] });
+          logged(log, o, 'e', () => (delete o.a, 'E'));
+          return [o, o];
+        },
       };
       function i32(): number {
         return 32;
