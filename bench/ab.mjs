@@ -11,7 +11,7 @@
 // copy of dist/ made before the change). Both builds must be of the same flavor. Operations:
 //   wasm level (raw exports, no JS values): validate, stage (bytes -> tape), wasm-minify,
 //     wasm-prettify
-//   API level (this checkout's dist/ JS over each build, via load({ wasm })): parse-string,
+//   API level (each build's JS, as above, over its module via load({ wasm })): parse-string,
 //     parse-bytes, stringify, encode, minify, prettify
 // Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
 // operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
