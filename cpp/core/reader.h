@@ -21,6 +21,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "../kernels/kernel.h"
 #include "byte_stack.h"
@@ -117,6 +118,14 @@ inline constexpr byte_class_table kByteClass{};
 
 inline bool is_digit(uint8_t c) { return static_cast<uint8_t>(c - '0') < 10; }
 inline bool is_whitespace(uint8_t c) { return kByteClass.v[c] & kWhitespaceClass; }
+// The same test without a table: every whitespace byte is <= ' ', and the bytes that
+// start tokens are above it, so one compare settles the usual case; the rest pick their
+// bit out of a constant. The reader's position waits on this test at every token, and a
+// table lookup is a second load on that path (truenull.json: most of validation's time).
+inline bool is_whitespace_inline(uint8_t c) {
+  constexpr uint64_t kBits = (uint64_t{1} << ' ') | (uint64_t{1} << '\n') | (uint64_t{1} << '\r') | (uint64_t{1} << '\t');
+  return c <= ' ' && ((kBits >> c) & 1);
+}
 
 // As in V8, reaching the end of input (the zero padding) where a value or token was
 // expected is "unexpected end"; the specific errors (expected ':', unterminated string,
@@ -205,7 +214,7 @@ class reader {
         p += 4;
         goto after_value;
       case 'f':
-        if (!(match4(p, 'f', 'a', 'l', 's') && p[4] == 'e')) return fail_literal(p, "false");
+        if (!match4(p + 1, 'a', 'l', 's', 'e')) return fail_literal(p, "false");
         if (!sink_.literal(literal_kind::false_value, pos16(p))) return oom(p);
         p += 5;
         goto after_value;
@@ -330,16 +339,21 @@ class reader {
     return error_ = detail::literal_failure_at(p, word, begin_, end_);
   }
 
+  // The 4 bytes at p are a, b, c, d: one load and compare (the padding makes the bytes
+  // after any position readable; byte by byte, it was four loads and branches).
   static bool match4(const uint8_t* p, char a, char b, char c, char d) {
-    return p[0] == a && p[1] == b && p[2] == c && p[3] == d;
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v == (uint32_t{static_cast<uint8_t>(a)} | uint32_t{static_cast<uint8_t>(b)} << 8 |
+                 uint32_t{static_cast<uint8_t>(c)} << 16 | uint32_t{static_cast<uint8_t>(d)} << 24);
   }
 
   WASMJSON_INLINE const uint8_t* skip_whitespace(const uint8_t* p) const {
     // Most gaps are empty or one space; only longer runs (indentation) use the kernel.
-    if (!detail::is_whitespace(*p)) return p;
+    if (!detail::is_whitespace_inline(*p)) return p;
     const uint8_t* gap = p;
     ++p;
-    if (detail::is_whitespace(*p)) {
+    if (detail::is_whitespace_inline(*p)) {
       for (;;) {
         size_t i = Kernel::whitespace_stop(p);
         if (i < Kernel::width) {
