@@ -89,7 +89,7 @@ class tape_writer {
         string_heap_(string_heap && !WithSource),
         bigints_(bigints) {}
 
-  bool begin_object(size_t) {
+  WASMJSON_INLINE bool begin_object(size_t) {
     if (!note_value()) return false;
     // (The context is read from top_ before the frames may move.)
     uint32_t ctx = child_context();
@@ -98,7 +98,7 @@ class tape_writer {
     top_ = &out_.frames.back();
     return put(tape::word(tape::kObjectBegin));
   }
-  bool end_object() {
+  WASMJSON_INLINE bool end_object() {
     container_frame f = *top_;
     pop_frame();
     uint32_t shape = f.flag ? f.a : shape_table::kRoot;
@@ -106,7 +106,7 @@ class tape_writer {
     out_.words.data()[f.begin] = tape::word(tape::kObjectBegin, shape);
     return put(tape::word(tape::kObjectEnd, shape));
   }
-  bool begin_array(size_t) {
+  WASMJSON_INLINE bool begin_array(size_t) {
     if (!note_value()) return false;
     uint32_t ctx = child_context();
     if (!out_.frames.reserve_more(1)) return false;
@@ -114,7 +114,7 @@ class tape_writer {
     top_ = &out_.frames.back();
     return put(tape::word(tape::kArrayBegin));
   }
-  bool end_array() {
+  WASMJSON_INLINE bool end_array() {
     container_frame f = *top_;
     pop_frame();
     if (f.flag) {
