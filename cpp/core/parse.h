@@ -42,7 +42,7 @@ result parse_with(const uint8_t* data, size_t len, uint32_t flags, byte_stack& s
   reader<Kernel, sink_type> r(data, len, sink, stack, bom_length(data, len, flags));
   if (flags & kSingleValue) r.stop_after_member((flags & kInObject) ? '}' : ']');
   if (flags & kByteOffsets) r.positions_in_bytes();
-  result res = r.run();
+  result res = r.run_inline();
   out.saw_replacement = r.saw_replacement();
   return res;
 }

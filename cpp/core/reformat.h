@@ -42,6 +42,9 @@ __attribute__((noinline)) inline bool grow_line(growable<uint8_t>& line, size_t 
 
 class reformat_writer {
  public:
+  // Tokens are copied, never located: the reader skips its UTF-16 position counting.
+  static constexpr bool kIgnoresPositions = true;
+
   // An empty indent minifies; otherwise each level is indented by `indent` (as
   // JSON.stringify's space argument, already reduced to at most 10 bytes by the caller).
   // `out` must be empty; finish() gives it its size.
