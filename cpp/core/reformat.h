@@ -108,7 +108,7 @@ class reformat_writer {
   // Separator and indentation before a value, then room for `n` more bytes.
   WASMJSON_INLINE bool prefix(size_t n) {
     // +32: copy_input and newline() store whole 16-byte chunks.
-    if (!room(n + 34 + indent_len_ * depth_)) return false;
+    if (!room(n + 34 + line_need_)) return false;
     if (after_key_) {
       after_key_ = false;
       return true;
@@ -116,7 +116,7 @@ class reformat_writer {
     if (depth_ == 0) return true;
     if (!first_in_container_) put(',');
     first_in_container_ = false;
-    newline(depth_);
+    newline();
     return true;
   }
   WASMJSON_INLINE bool open(uint8_t c) {
@@ -125,6 +125,16 @@ class reformat_writer {
     put(c);
     first_in_container_ = true;
     ++depth_;
+    // The cached line break grows here, the only place depth does, so that newline()
+    // never checks it.
+    if (indent_len_) {
+      line_need_ += indent_len_;
+      if (line_size_ < line_need_) {
+        if (!detail::grow_line(line_, line_need_, indent_, indent_len_)) return false;
+        line_data_ = line_.data();
+        line_size_ = line_.size();
+      }
+    }
     return true;
   }
   WASMJSON_INLINE bool close(uint8_t c) {
@@ -132,29 +142,19 @@ class reformat_writer {
     first_in_container_ = first_.back();
     first_.pop_back();
     --depth_;
-    if (!room(18 + indent_len_ * depth_)) return false;
-    if (!empty) newline(depth_);
+    line_need_ -= indent_len_;
+    if (!room(18 + line_need_)) return false;
+    if (!empty) newline();
     put(c);
     return true;
   }
   // One copy per line break: line_ holds '\n' and the indent repeated for the deepest
-  // level so far, copied in chunks of 16 bytes (not a variable-size memcpy: a bulk-memory
-  // call in wasm, costly for the few bytes of a typical line break).
-  WASMJSON_INLINE void newline(size_t depth) {
+  // level so far (open() grows it), copied in chunks of 16 bytes (not a variable-size
+  // memcpy: a bulk-memory call in wasm, costly for the few bytes of a typical line break).
+  WASMJSON_INLINE void newline() {
     if (!indent_len_) return;
-    size_t need = 1 + depth * indent_len_;
-    if (line_size_ < need) {
-      if (!detail::grow_line(line_, need, indent_, indent_len_)) {
-        // (Growth of the cached line is best effort: on failure, write it piece by piece.)
-        put('\n');
-        for (size_t i = 0; i < depth; ++i) copy(indent_, indent_ + indent_len_);
-        return;
-      }
-      line_data_ = line_.data();
-      line_size_ = line_.size();
-    }
-    for (size_t i = 0; i < need; i += 16) std::memcpy(o_ + i, line_data_ + i, 16);
-    o_ += need;
+    for (size_t i = 0; i < line_need_; i += 16) std::memcpy(o_ + i, line_data_ + i, 16);
+    o_ += line_need_;
   }
   void put(uint8_t c) { *o_++ = c; }
   // Short spans of the input (most tokens) move as one fixed 16- or 32-byte copy: the
@@ -170,11 +170,6 @@ class reformat_writer {
     }
     o_ += n;
   }
-  void copy(const uint8_t* b, const uint8_t* e) {
-    size_t n = static_cast<size_t>(e - b);
-    std::memcpy(o_, b, n);
-    o_ += n;
-  }
 
   growable<uint8_t>& out_;
   growable<uint8_t>& first_;  // per open container, the flag of the one enclosing it
@@ -186,6 +181,7 @@ class reformat_writer {
   uint8_t* limit_;
   const uint8_t* line_data_ = nullptr;  // line_'s bytes, cached across output stores
   size_t line_size_ = 0;
+  size_t line_need_ = 1;               // a line break's bytes at this depth: '\n' + indent * depth
   size_t depth_ = 0;                   // open containers
   bool first_in_container_ = true;     // the innermost open container has no element yet
   bool after_key_ = false;
@@ -259,7 +255,7 @@ result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
     return r;
   }
   reformat_writer sink(out, first, line, indent, indent_len);
-  result r = reader<Kernel, reformat_writer>(data, len, sink, stack, start).run();
+  result r = reader<Kernel, reformat_writer>(data, len, sink, stack, start).run_inline();
   sink.finish();
   return r;
 }
