@@ -102,14 +102,12 @@ struct escape_table {
 inline constexpr escape_table kEscape{};
 
 // Byte classes tested on hot paths by one load instead of a chain of compares.
-enum : uint8_t { kWhitespaceClass = 1, kNumberTailClass = 2, kScalarEndClass = 4 };
+enum : uint8_t { kWhitespaceClass = 1, kScalarEndClass = 4 };
 struct byte_class_table {
   uint8_t v[256];
   constexpr byte_class_table() : v() {
     for (int i = 0; i < 256; ++i) v[i] = 0;
     v[' '] = v['\n'] = v['\r'] = v['\t'] = kWhitespaceClass | kScalarEndClass;
-    // What may follow a number's integer digits and still belong to the number.
-    v['.'] = v['e'] = v['E'] = kNumberTailClass;
     // Where a skipped scalar (navigate.h) ends: whitespace or a delimiter.
     v[','] = v[']'] = v['}'] = v[':'] = kScalarEndClass;
   }
@@ -520,8 +518,10 @@ class reader {
     }
     n.int_end = p;
     n.frac_end = p;
-    // One class test covers both the fraction and the exponent for integers, the usual case.
-    if (detail::kByteClass.v[*p] & detail::kNumberTailClass) {
+    // One branch covers both the fraction and the exponent for integers, the usual case.
+    // (Compares, not a table: a lookup would be a second load on the path to the next
+    // token, as in skip_whitespace.)
+    if (*p == '.' || (*p | 0x20) == 'e') {
       if (*p == '.') {
         ++p;
         n.is_integer = false;
