@@ -55,6 +55,7 @@ struct reformat_report {
   uint32_t error_offset;
   uint32_t output;      // pointer to the UTF-8 output
   uint32_t output_len;  // bytes
+  uint32_t saw_replacement;  // 1 when a string contained U+FFFD
 };
 reformat_report g_reformat_report;
 wasmjson::growable<uint8_t> g_reformat_out;
@@ -150,13 +151,15 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
   // A minified text that has no whitespace to drop is its own output: the report then
   // points into the input buffer (JS copies the output out before freeing it).
   const uint8_t* kept = nullptr;
-  wasmjson::result r = wasmjson::reformat<active_kernel>(data, len, flags, indent, indent_len, g_stack,
-                                                          g_reformat_out, g_reformat_first, g_reformat_line, &kept);
+  bool saw_replacement = false;
+  wasmjson::result r = wasmjson::reformat<active_kernel>(data, len, flags, indent, indent_len, g_stack, g_reformat_out,
+                                                          g_reformat_first, g_reformat_line, &kept, &saw_replacement);
   const uint8_t* output = kept ? kept : g_reformat_out.data();
   size_t output_len = kept ? static_cast<size_t>(data + len - kept) : g_reformat_out.size();
   g_reformat_report.code = static_cast<uint32_t>(r.code);
   g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
   g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(output));
   g_reformat_report.output_len = static_cast<uint32_t>(output_len);
+  g_reformat_report.saw_replacement = saw_replacement ? 1 : 0;
   return &g_reformat_report;
 }

@@ -231,12 +231,15 @@ class minify_writer : public null_sink {
 // Requires kPadding zero bytes after data[len - 1]. `out` is cleared first and receives
 // the output. With `kept_input`, minifying a text that has no whitespace to drop copies
 // nothing: `out` stays empty and *kept_input points at the output, the input itself
-// (after a skipped BOM); otherwise *kept_input is nullptr.
+// (after a skipped BOM); otherwise *kept_input is nullptr. With `saw_replacement`, it
+// is set to whether a string held U+FFFD (the output then may too; without one, JS need
+// not look for lone surrogates TextEncoder replaced).
 template <class Kernel>
 result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
                 byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line,
-                const uint8_t** kept_input = nullptr) {
+                const uint8_t** kept_input = nullptr, bool* saw_replacement = nullptr) {
   if (kept_input) *kept_input = nullptr;
+  if (saw_replacement) *saw_replacement = false;
   out.clear();
   first.clear();
   size_t start = bom_length(data, len, flags);
@@ -244,8 +247,10 @@ result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
     // Minified output is never longer than the input (+16 for the last fixed-size copy).
     if (!out.reserve_more(len + 16)) return {error_code::out_of_memory, 0};
     minify_writer sink(out, data + start);
-    result r = reader<Kernel, minify_writer>(data, len, sink, stack, start).run();
+    reader<Kernel, minify_writer> rd(data, len, sink, stack, start);
+    result r = rd.run();
     if (!r.ok()) return r;
+    if (saw_replacement) *saw_replacement = rd.saw_replacement();
     // An already minified text (most documents sent over the wire) is not copied.
     if (kept_input && sink.no_gap()) {
       *kept_input = data + start;
@@ -255,8 +260,10 @@ result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
     return r;
   }
   reformat_writer sink(out, first, line, indent, indent_len);
-  result r = reader<Kernel, reformat_writer>(data, len, sink, stack, start).run_inline();
+  reader<Kernel, reformat_writer> rd(data, len, sink, stack, start);
+  result r = rd.run_inline();
   sink.finish();
+  if (saw_replacement) *saw_replacement = rd.saw_replacement();
   return r;
 }
 

@@ -439,7 +439,9 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
         return decodeAscii(memory.bytes(), out, out + outLen, memory.builtins?.latin1);
       }
       const text = decodeUtf8(memory.bytes().subarray(out, out + outLen));
-      return text.includes('\ufffd') ? restoreLoneSurrogates(source, text) : text;
+      // Lone surrogates of the input became U+FFFD on the way in: only then (wasm saw
+      // one in a string) can the output hold one to put back.
+      return i32[report + 4] !== 0 ? restoreLoneSurrogates(source, text) : text;
     } finally {
       memory.release(region);
     }

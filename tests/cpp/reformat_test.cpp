@@ -82,3 +82,36 @@ TYPED_TEST(ReformatTest, CorpusRoundTrips) {
     for (const char* indent : {"  ", "          "}) ASSERT_EQ(strip(reformat_text<K>(text, indent)), min) << f;
   }
 }
+
+// Whether a string held U+FFFD (EF BF BD), for JS to know if lone surrogates of its
+// string input (encoded as U+FFFD) may need restoring: in keys and values, in long and
+// short strings, minified and pretty; never for other text, even near it (EF BF BE).
+TYPED_TEST(ReformatTest, ReportsReplacementCharacter) {
+  using K = TypeParam;
+  const std::string fffd = "\xEF\xBF\xBD";
+  const std::string long_text(40, 'x');
+  struct doc {
+    std::string text;
+    bool has;
+  };
+  const doc docs[] = {
+      {"[\"a" + fffd + "\"]", true},
+      {"{\"" + fffd + "\": 1}", true},
+      {"[\"" + long_text + "\xC3\xA9" + long_text + fffd + "\"]", true},
+      {"[\"\xEF\xBF\xBE \xE2\x82\xAC \\ufffd\", \"" + long_text + "\xD0\x96\"]", false},
+      {"[1, 2, 3]", false},
+  };
+  for (const doc& d : docs) {
+    for (const char* indent : {"", "  "}) {
+      padded_input p(d.text);
+      byte_stack stack;
+      growable<uint8_t> out, first, line;
+      const uint8_t* kept = nullptr;
+      bool saw = !d.has;
+      result r = reformat<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent),
+                             std::char_traits<char>::length(indent), stack, out, first, line, &kept, &saw);
+      ASSERT_TRUE(r.ok()) << d.text;
+      EXPECT_EQ(saw, d.has) << d.text << " indent '" << indent << "'";
+    }
+  }
+}
