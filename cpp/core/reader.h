@@ -101,26 +101,25 @@ struct escape_table {
 };
 inline constexpr escape_table kEscape{};
 
-// Byte classes tested on hot paths by one load instead of a chain of compares.
-enum : uint8_t { kWhitespaceClass = 1, kScalarEndClass = 4 };
+// Where a skipped scalar (navigate.h) ends: whitespace or a delimiter. One load
+// instead of a chain of compares, in a loop over the scalar's bytes.
+enum : uint8_t { kScalarEndClass = 1 };
 struct byte_class_table {
   uint8_t v[256];
   constexpr byte_class_table() : v() {
     for (int i = 0; i < 256; ++i) v[i] = 0;
-    v[' '] = v['\n'] = v['\r'] = v['\t'] = kWhitespaceClass | kScalarEndClass;
-    // Where a skipped scalar (navigate.h) ends: whitespace or a delimiter.
+    v[' '] = v['\n'] = v['\r'] = v['\t'] = kScalarEndClass;
     v[','] = v[']'] = v['}'] = v[':'] = kScalarEndClass;
   }
 };
 inline constexpr byte_class_table kByteClass{};
 
 inline bool is_digit(uint8_t c) { return static_cast<uint8_t>(c - '0') < 10; }
-inline bool is_whitespace(uint8_t c) { return kByteClass.v[c] & kWhitespaceClass; }
-// The same test without a table: every whitespace byte is <= ' ', and the bytes that
+// JSON whitespace, without a table: every whitespace byte is <= ' ', and the bytes that
 // start tokens are above it, so one compare settles the usual case; the rest pick their
 // bit out of a constant. The reader's position waits on this test at every token, and a
-// table lookup is a second load on that path (truenull.json: most of validation's time).
-inline bool is_whitespace_inline(uint8_t c) {
+// table lookup was a second load on that path (truenull.json: most of validation's time).
+inline bool is_whitespace(uint8_t c) {
   constexpr uint64_t kBits = (uint64_t{1} << ' ') | (uint64_t{1} << '\n') | (uint64_t{1} << '\r') | (uint64_t{1} << '\t');
   return c <= ' ' && ((kBits >> c) & 1);
 }
@@ -356,10 +355,10 @@ class reader {
 
   WASMJSON_INLINE const uint8_t* skip_whitespace(const uint8_t* p) const {
     // Most gaps are empty or one space; only longer runs (indentation) use the kernel.
-    if (!detail::is_whitespace_inline(*p)) return p;
+    if (!detail::is_whitespace(*p)) return p;
     const uint8_t* gap = p;
     ++p;
-    if (detail::is_whitespace_inline(*p)) {
+    if (detail::is_whitespace(*p)) {
       for (;;) {
         size_t i = Kernel::whitespace_stop(p);
         if (i < Kernel::width) {
