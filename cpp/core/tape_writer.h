@@ -179,13 +179,19 @@ class tape_writer {
     return ok && source(s.begin16 - 1, s.end16 + 1);
   }
 
-  bool number(const number_span& n) {
-    double d = number_value(n);
-    // Number.MAX_SAFE_INTEGER: beyond it, a double no longer holds every integer.
+  // Outside arrays of numbers only, integer literals of up to 15 digits (ids, counts,
+  // sizes: most such numbers) are read as integers, so whether one fits a tape word is
+  // an integer compare. Through number_value it was a double converted, truncated and
+  // compared back (about a tenth of golang-code.json's stage). Numbers with a fraction
+  // or an exponent go as doubles, even 1.0: JS makes the same value of either.
+  WASMJSON_INLINE bool number(const number_span& n) {
     if constexpr (BigInts) {
-      if (bigints_ != bigint_mode::none && n.is_integer &&
-          (bigints_ == bigint_mode::all || !(d >= -9007199254740991.0 && d <= 9007199254740991.0))) {
-        return integer_text(n);
+      if (bigints_ != bigint_mode::none && n.is_integer) {
+        double d = number_value(n);
+        // Number.MAX_SAFE_INTEGER: beyond it, a double no longer holds every integer.
+        if (bigints_ == bigint_mode::all || !(d >= -9007199254740991.0 && d <= 9007199254740991.0)) {
+          return integer_text(n);
+        }
       }
     }
     if (top_) {
@@ -193,19 +199,28 @@ class tape_writer {
       if (f.is_array) {
         f.b++;
         // Still all numbers: the value alone, no tape entry (see end_array).
-        if (f.flag) return out_.numbers.push(d);
+        if (f.flag) return out_.numbers.push(number_value(n));
       }
     }
-    size_t len = static_cast<size_t>(n.end - n.begin);
     bool ok;
-    // Small integers travel in the tape word itself; -0 must stay a double.
-    if (d >= tape::kIntMin && d <= tape::kIntMax && static_cast<double>(static_cast<int32_t>(d)) == d &&
-        !(d == 0 && std::signbit(d))) {
-      ok = put(tape::word(tape::kInt, static_cast<uint32_t>(static_cast<int32_t>(d))));
+    bool neg = *n.begin == '-';
+    size_t k = static_cast<size_t>(n.int_end - n.begin) - neg;
+    if (n.is_integer && k <= 15) {
+      uint64_t v = detail::append_digits(0, n.begin + neg, k);
+      // In [kIntMin, kIntMax]; -0 is no integer word (it must stay a double).
+      bool small = neg ? v - 1 < static_cast<uint64_t>(-static_cast<int64_t>(tape::kIntMin))
+                       : v <= static_cast<uint64_t>(tape::kIntMax);
+      if (small) {
+        int64_t i = static_cast<int64_t>(v);
+        ok = put(tape::word(tape::kInt, static_cast<uint32_t>(static_cast<int32_t>(neg ? -i : i))));
+      } else {
+        double d = static_cast<double>(v);
+        ok = put_double(neg ? -d : d);
+      }
     } else {
-      ok = put(tape::word(tape::kDouble)) && out_.numbers.reserve_more(1);
-      if (ok) out_.numbers.push_unchecked(d);
+      ok = put_double(number_value(n));
     }
+    size_t len = static_cast<size_t>(n.end - n.begin);
     return ok && source(n.begin16, n.begin16 + len);
   }
 
@@ -234,6 +249,13 @@ class tape_writer {
   }
 
  private:
+  // A kDouble entry and its value.
+  bool put_double(double d) {
+    if (!put(tape::word(tape::kDouble)) || !out_.numbers.reserve_more(1)) return false;
+    out_.numbers.push_unchecked(d);
+    return true;
+  }
+
   // The context for first keys in a container opened now: 1 + b for the value of the
   // key with id b - 1 (b = 0: no key with an id yet), its array's context in an array,
   // 0 at the top level.

@@ -491,6 +491,47 @@ TYPED_TEST(ParseTest, NumberShapesRoundLikeStrtod) {
   }
 }
 
+// Integer literals of up to 15 digits are read as integers: those in [kIntMin, kIntMax]
+// travel in their word, the rest (and -0, and any number written with a fraction or an
+// exponent, even 1.0) as doubles, each with the value strtod gives.
+TYPED_TEST(ParseTest, IntegerWordsHoldExactlyTheSmallIntegers) {
+  struct expect {
+    const char* text;
+    bool word;
+  };
+  const expect cases[] = {{"0", true},          {"-0", false},         {"7", true},
+                          {"-7", true},         {"134217727", true},   {"134217728", false},
+                          {"-134217728", true}, {"-134217729", false}, {"999999999", false},
+                          {"-999999999", false}, {"12345678", true},   {"-12345678", true},
+                          {"999999999999999", false}, {"-999999999999999", false}, {"1234567890123456", false},
+                          {"1.0", false},       {"1e2", false},        {"-0.0", false},
+                          {"10E0", false}};
+  for (const expect& c : cases) {
+    // In an object (arrays of numbers only hold doubles), then after a string in an array.
+    for (std::string doc : {std::string(R"({"n":)") + c.text + "}", std::string(R"(["s",)") + c.text + "]"}) {
+      parsed p = this->run(doc, 0);
+      ASSERT_TRUE(p.res.ok()) << doc;
+      // The number's entry: the one word tagged kInt or kDouble (ranges follow their tags).
+      uint32_t w = 0;
+      for (size_t i = 0; i < p.words.size(); ++i) {
+        uint32_t t = p.words[i] & tape::kTagMask;
+        if (t == tape::kKeyNew || t == tape::kString) i += 2;
+        else if (t == tape::kInt || t == tape::kDouble) w = p.words[i];
+      }
+      double expected = std::strtod(c.text, nullptr);
+      if (c.word) {
+        ASSERT_EQ(w & tape::kTagMask, uint32_t{tape::kInt}) << doc;
+        EXPECT_EQ(static_cast<int32_t>(w) >> tape::kTagBits, expected) << doc;
+      } else {
+        ASSERT_EQ(w & tape::kTagMask, uint32_t{tape::kDouble}) << doc;
+        ASSERT_EQ(p.numbers.size(), 1u) << doc;
+        double got = p.numbers.at(0);
+        EXPECT_EQ(std::memcmp(&got, &expected, 8), 0) << doc << ": " << got;
+      }
+    }
+  }
+}
+
 // With kStringHeap, strings and new keys without escapes are copied to the heap, back to
 // back, and their tape ranges count UTF-16 units of the heap's text (astral characters:
 // two units); so are escaped ones whose decoded text is ASCII, decoded, as plain entries;
