@@ -4,7 +4,7 @@
 // on a shared machine (its speed drifts between runs); here every round times A, B, B, A
 // back to back on the same document, and the per-round ratios' median is reported.
 //
-//   node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [-v] [files...]
+//   node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [--split] [-v] [files...]
 //
 // OLD and NEW are each a .wasm file (run under this checkout's dist/ JS) or a dist
 // directory (its own JS over its SIMD128 build: for changes to the JS, e.g. OLD = a
@@ -15,6 +15,15 @@
 //     parse-bytes, stringify, encode, minify, prettify
 // Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
 // operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
+//
+// --split (API level only): each build and file in a process of its own, OLD and NEW
+// alternated (--rounds pairs, default 3; each process reports its best of 5 x 250 ms),
+// the median of the pairs' ratios per file. Two builds' JS in one process can steer each
+// other's optimizations: in-process runs of builds that differ only in code a file never
+// reaches have read truenull.json at 0.6x or 1.5x (by which build came first) and
+// canada.json at 0.84x, where processes of their own measured both equal. Confirm
+// API-level results this way.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,12 +32,14 @@ import { createWasmStage } from './suite.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const child = takeOption(args, '--child', undefined);
 const ops = takeOption(args, '--ops', 'validate,stage,wasm-minify').split(',');
-const rounds = Number(takeOption(args, '--rounds', 11));
+const split = takeFlag(args, '--split');
+const rounds = Number(takeOption(args, '--rounds', split ? 3 : 11));
 const verbose = takeFlag(args, '-v');
 const [oldPath, newPath, ...given] = args;
-if (!oldPath || !newPath) {
-  console.error('usage: node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [-v] [files...]  (OLD, NEW: a .wasm file or a dist directory)');
+if (child === undefined && (!oldPath || !newPath)) {
+  console.error('usage: node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [--split] [-v] [files...]  (OLD, NEW: a .wasm file or a dist directory)');
   process.exit(2);
 }
 const gc = globalThis.gc ?? (() => {});
@@ -81,6 +92,69 @@ const WASM_OPS = ['validate', 'stage', 'wasm-minify', 'wasm-prettify'];
 const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify'];
 for (const op of ops) {
   if (!WASM_OPS.includes(op) && !API_OPS.includes(op)) throw new Error(`unknown op ${op}`);
+  if (split && !API_OPS.includes(op)) throw new Error(`--split times API-level operations only, not ${op}`);
+}
+
+/** Prints an operation's result: the geomean of the per-file ratios (-v: each file). */
+function report(label, ratios, lines) {
+  const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+  console.log(`${label}: NEW/OLD speed ${geomean.toFixed(3)} (geomean of ${ratios.length} files)`);
+  if (verbose) console.log(lines.join('\n'));
+}
+
+/** The operation's input forms of one file. */
+function inputs(op, file) {
+  const bytes = new Uint8Array(readFileSync(file));
+  const text = new TextDecoder().decode(bytes);
+  const value = op === 'stringify' || op === 'encode' ? JSON.parse(text) : undefined;
+  return { bytes, text, value };
+}
+
+if (child !== undefined) {
+  // A --split measurement: `--child BUILD --ops OP FILE`; prints MB/s (input bytes).
+  const [file] = args;
+  const { bytes, text, value } = inputs(ops[0], file);
+  const fn = (await apiLevel(child))(ops[0], bytes, text, value);
+  let best = 0;
+  for (let r = 0; r < 5; r++) {
+    gc();
+    let n = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < 250) {
+      fn();
+      n++;
+    }
+    best = Math.max(best, (bytes.length * n) / (performance.now() - t0) / 1000);
+  }
+  console.log(best);
+  process.exit(0);
+}
+
+if (split) {
+  const speed = (build, op, file) => {
+    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', build, '--ops', op, file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${op} ${file}: ${r.stderr}`);
+    return Number(r.stdout.trim());
+  };
+  for (const op of ops) {
+    const ratios = [];
+    const lines = [];
+    for (const file of files) {
+      const perRound = [];
+      for (let r = 0; r < rounds; r++) {
+        // Which goes first alternates, so neither always meets the machine first.
+        const a = r % 2 ? speed(oldPath, op, file) : 0;
+        const b = speed(newPath, op, file);
+        perRound.push(b / (a || speed(oldPath, op, file)));
+      }
+      perRound.sort((x, y) => x - y);
+      const ratio = perRound[perRound.length >> 1];
+      ratios.push(ratio);
+      lines.push(`  ${file.split('/').pop().padEnd(40)} ${ratio.toFixed(3)}`);
+    }
+    report(`${op} (split)`, ratios, lines);
+  }
+  process.exit(0);
 }
 const level = async (path) => ({ wasm: await wasmLevel(path), api: ops.some((o) => API_OPS.includes(o)) ? await apiLevel(path) : undefined });
 const [A, B] = [await level(oldPath), await level(newPath)];
@@ -96,9 +170,7 @@ for (const op of ops) {
   const ratios = [];
   const lines = [];
   for (const file of files) {
-    const bytes = new Uint8Array(readFileSync(file));
-    const text = new TextDecoder().decode(bytes);
-    const value = op === 'stringify' || op === 'encode' ? JSON.parse(text) : undefined;
+    const { bytes, text, value } = inputs(op, file);
     const [fa, fb] = [A, B].map((x) => (WASM_OPS.includes(op) ? x.wasm(op, bytes) : x.api(op, bytes, text, value)));
     // Batches of at least 5 ms of OLD.
     let n = 1;
@@ -114,7 +186,5 @@ for (const op of ops) {
     ratios.push(ratio);
     lines.push(`  ${file.split('/').pop().padEnd(40)} ${ratio.toFixed(3)}`);
   }
-  const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
-  console.log(`${op}: NEW/OLD speed ${geomean.toFixed(3)} (geomean of ${ratios.length} files)`);
-  if (verbose) console.log(lines.join('\n'));
+  report(op, ratios, lines);
 }
