@@ -3,7 +3,6 @@
 // primitive's entry, two words: its source text's [begin, end) in UTF-16 units (what a
 // JSON.parse reviver receives as context.source); it costs nothing when off.
 #pragma once
-#include <cmath>
 #include <cstring>
 
 #include "growable.h"
