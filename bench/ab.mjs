@@ -143,9 +143,15 @@ if (split) {
       const perRound = [];
       for (let r = 0; r < rounds; r++) {
         // Which goes first alternates, so neither always meets the machine first.
-        const a = r % 2 ? speed(oldPath, op, file) : 0;
-        const b = speed(newPath, op, file);
-        perRound.push(b / (a || speed(oldPath, op, file)));
+        let a, b;
+        if (r % 2) {
+          a = speed(oldPath, op, file);
+          b = speed(newPath, op, file);
+        } else {
+          b = speed(newPath, op, file);
+          a = speed(oldPath, op, file);
+        }
+        perRound.push(b / a);
       }
       perRound.sort((x, y) => x - y);
       const ratio = perRound[perRound.length >> 1];
