@@ -85,11 +85,13 @@ async function apiLevel(path) {
       encode: () => codec.encode(value),
       minify: () => codec.minify(text),
       prettify: () => codec.prettify(text),
+      'minify-bytes': () => codec.minify(bytes),
+      'prettify-bytes': () => codec.prettify(bytes),
     })[op];
 }
 
 const WASM_OPS = ['validate', 'stage', 'wasm-minify', 'wasm-prettify'];
-const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify'];
+const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes'];
 for (const op of ops) {
   if (!WASM_OPS.includes(op) && !API_OPS.includes(op)) throw new Error(`unknown op ${op}`);
   if (split && !API_OPS.includes(op)) throw new Error(`--split times API-level operations only, not ${op}`);

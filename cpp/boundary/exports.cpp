@@ -143,19 +143,26 @@ WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }
 
 // Rewrites data[0..len) with no whitespace (indent_len == 0) or pretty-printed with the
 // given indent (at most 10 bytes). Strings and numbers are copied verbatim. Same buffer
-// contract as wj_validate; the output stays valid until the next wj_reformat call (and,
-// when it is the input itself, until the input buffer is freed).
+// contract as wj_validate. Minified output is written over the input itself (the report
+// points into the input buffer, valid while it is; after an error the input is partly
+// rewritten); pretty output stays valid until the next wj_reformat call.
 WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent,
                                              size_t indent_len) {
   std::memset(data + len, 0, wasmjson::kPadding);
-  // A minified text that has no whitespace to drop is its own output: the report then
-  // points into the input buffer (JS copies the output out before freeing it).
-  const uint8_t* kept = nullptr;
   bool saw_replacement = false;
-  wasmjson::result r = wasmjson::reformat<active_kernel>(data, len, flags, indent, indent_len, g_stack, g_reformat_out,
-                                                          g_reformat_first, g_reformat_line, &kept, &saw_replacement);
-  const uint8_t* output = kept ? kept : g_reformat_out.data();
-  size_t output_len = kept ? static_cast<size_t>(data + len - kept) : g_reformat_out.size();
+  wasmjson::result r;
+  const uint8_t* output = nullptr;
+  size_t output_len = 0;
+  if (indent_len == 0) {
+    size_t begin = 0;
+    r = wasmjson::minify_in_place<active_kernel>(data, len, flags, g_stack, &begin, &output_len, &saw_replacement);
+    output = data + begin;
+  } else {
+    r = wasmjson::prettify<active_kernel>(data, len, flags, indent, indent_len, g_stack, g_reformat_out,
+                                          g_reformat_first, g_reformat_line, &saw_replacement);
+    output = g_reformat_out.data();
+    output_len = g_reformat_out.size();
+  }
   g_reformat_report.code = static_cast<uint32_t>(r.code);
   g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
   g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(output));

@@ -1,6 +1,7 @@
 // minify() and prettify(): rewrite a JSON text's whitespace, copying every string and
 // number byte for byte (escapes kept, numbers never re-rounded). Reader sinks, so the
-// input is fully validated on the way; output is UTF-8 in a growable buffer.
+// input is fully validated on the way. minify writes over its input; prettify writes
+// UTF-8 into a growable buffer.
 #pragma once
 #include <cstring>
 
@@ -40,15 +41,16 @@ __attribute__((noinline)) inline bool grow_line(growable<uint8_t>& line, size_t 
 
 }  // namespace detail
 
-class reformat_writer {
+class prettify_writer {
  public:
   // Tokens are copied, never located: the reader skips its UTF-16 position counting.
   static constexpr bool kIgnoresPositions = true;
 
-  // An empty indent minifies; otherwise each level is indented by `indent` (as
-  // JSON.stringify's space argument, already reduced to at most 10 bytes by the caller).
+  // Each level is indented by `indent` (as JSON.stringify's space argument, already
+  // reduced to at most 10 bytes by the caller); an empty one would write minified text,
+  // which minify_in_place does faster.
   // `out` must be empty; finish() gives it its size.
-  reformat_writer(growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line, const uint8_t* indent,
+  prettify_writer(growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line, const uint8_t* indent,
                   size_t indent_len)
       : out_(out), first_(first), line_(line), indent_(indent), indent_len_(indent_len), o_(out.data()),
         limit_(out.data() + out.capacity()) {
@@ -188,82 +190,77 @@ class reformat_writer {
 };
 
 // minify() alone: the output is the input less its whitespace gaps, so nothing is
-// written per token. The reader reports each gap; the text between gaps is copied in
-// one piece (an already minified document is a single copy at the end).
-// Tokens are ignored as validation ignores them (null_sink); only the gaps matter.
-class minify_writer : public null_sink {
+// written per token. The reader reports each gap; the text between gaps moves down over
+// the input itself, which the reader has already read up to the gap's end (an already
+// minified document is not moved at all). Writing in place spares a second buffer's
+// memory traffic. Tokens are ignored as validation ignores them (null_sink).
+class minify_in_place_writer : public null_sink {
  public:
-  // `out` must be empty, with room for the whole input (reserved by the caller).
-  minify_writer(growable<uint8_t>& out, const uint8_t* begin) : out_(out), o_(out.data()), pending_(begin), begin_(begin) {}
+  explicit minify_in_place_writer(uint8_t* begin) : o_(begin), pending_(begin) {}
 
   void whitespace(const uint8_t* begin, const uint8_t* end) {
-    copy_pending(begin);
+    size_t n = static_cast<size_t>(begin - pending_);
+    // Short pieces (pretty-printed input) as one fixed 16-byte move where it stays short
+    // of the unread text (from `end` on): a variable-size move is a bulk-memory call in
+    // wasm, costly for a few bytes. Loaded whole, then stored: the piece and its new
+    // place may overlap. (While no gap has been dropped, it rewrites bytes as they are.)
+    if (n <= 16 && end - o_ >= 16) [[likely]] {
+      uint8_t piece[16];
+      std::memcpy(piece, pending_, 16);
+      std::memcpy(o_, piece, 16);
+      o_ += n;
+    } else {
+      o_ = move_piece(o_, pending_, n);
+    }
     pending_ = end;
   }
-  // After a successful read: the text after the last gap.
-  void finish(const uint8_t* end) {
-    copy_pending(end);
-    out_.resize_down(static_cast<size_t>(o_ - out_.data()));
-  }
-  // Whether there was no gap: the output is the input, and nothing was copied yet.
-  bool no_gap() const { return pending_ == begin_; }
+  // After a successful read of the text up to `end`: the output's end.
+  uint8_t* finish(const uint8_t* end) { return move_piece(o_, pending_, static_cast<size_t>(end - pending_)); }
 
  private:
-  void copy_pending(const uint8_t* upto) {
-    size_t n = static_cast<size_t>(upto - pending_);
-    // Short pieces (pretty-printed input) as one fixed 16-byte copy: the input has
-    // padding to read past them and the output room to write past them. A variable
-    // memcpy is a bulk-memory call in wasm, costly for a few bytes.
-    if (n <= 16) {
-      std::memcpy(o_, pending_, 16);
-    } else {
-      std::memcpy(o_, pending_, n);
-    }
-    o_ += n;
+  // Moves n bytes from `from` down to `to` (nothing to move while no gap was dropped);
+  // returns the cursor after them. Out of line: the reader loop keeps only the short case.
+  __attribute__((noinline)) static uint8_t* move_piece(uint8_t* to, const uint8_t* from, size_t n) {
+    if (to != from) std::memmove(to, from, n);
+    return to + n;
   }
 
-  growable<uint8_t>& out_;
-  uint8_t* o_;               // the output cursor (out_ gets its size in finish())
-  const uint8_t* pending_;  // start of the input not yet copied
-  const uint8_t* begin_;    // start of the input (after a skipped BOM)
+  uint8_t* o_;               // the output cursor, at or before pending_
+  const uint8_t* pending_;  // start of the input not yet moved
 };
 
-// Requires kPadding zero bytes after data[len - 1]. `out` is cleared first and receives
-// the output. With `kept_input`, minifying a text that has no whitespace to drop copies
-// nothing: `out` stays empty and *kept_input points at the output, the input itself
-// (after a skipped BOM); otherwise *kept_input is nullptr. With `saw_replacement`, it
-// is set to whether a string held U+FFFD (the output then may too; without one, JS need
-// not look for lone surrogates TextEncoder replaced).
+// Minifies data[0..len) in place (requires kPadding zero bytes after data[len - 1]):
+// the output starts at data + *out_begin (after a skipped BOM) and is *out_len bytes.
+// On failure the input is left partly rewritten.
 template <class Kernel>
-result reformat(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
+result minify_in_place(uint8_t* data, size_t len, uint32_t flags, byte_stack& stack, size_t* out_begin,
+                       size_t* out_len, bool* saw_replacement = nullptr) {
+  size_t start = bom_length(data, len, flags);
+  minify_in_place_writer sink(data + start);
+  reader<Kernel, minify_in_place_writer> rd(data, len, sink, stack, start);
+  result r = rd.run_inline();
+  if (saw_replacement) *saw_replacement = r.ok() && rd.saw_replacement();
+  if (!r.ok()) return r;
+  *out_begin = start;
+  *out_len = static_cast<size_t>(sink.finish(data + len) - (data + start));
+  return r;
+}
+
+// Pretty-prints data[0..len) (requires kPadding zero bytes after data[len - 1]) with
+// `indent` (1 to 10 bytes) per level. `out` is cleared first and receives the output.
+// With `saw_replacement`, it is set to whether a string held U+FFFD (the output then may
+// too; without one, JS need not look for lone surrogates TextEncoder replaced).
+template <class Kernel>
+result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
                 byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line,
-                const uint8_t** kept_input = nullptr, bool* saw_replacement = nullptr) {
-  if (kept_input) *kept_input = nullptr;
-  if (saw_replacement) *saw_replacement = false;
+                bool* saw_replacement = nullptr) {
   out.clear();
   first.clear();
-  size_t start = bom_length(data, len, flags);
-  if (indent_len == 0) {
-    // Minified output is never longer than the input (+16 for the last fixed-size copy).
-    if (!out.reserve_more(len + 16)) return {error_code::out_of_memory, 0};
-    minify_writer sink(out, data + start);
-    reader<Kernel, minify_writer> rd(data, len, sink, stack, start);
-    result r = rd.run();
-    if (!r.ok()) return r;
-    if (saw_replacement) *saw_replacement = rd.saw_replacement();
-    // An already minified text (most documents sent over the wire) is not copied.
-    if (kept_input && sink.no_gap()) {
-      *kept_input = data + start;
-    } else {
-      sink.finish(data + len);
-    }
-    return r;
-  }
-  reformat_writer sink(out, first, line, indent, indent_len);
-  reader<Kernel, reformat_writer> rd(data, len, sink, stack, start);
+  prettify_writer sink(out, first, line, indent, indent_len);
+  reader<Kernel, prettify_writer> rd(data, len, sink, stack, bom_length(data, len, flags));
   result r = rd.run_inline();
   sink.finish();
-  if (saw_replacement) *saw_replacement = rd.saw_replacement();
+  if (saw_replacement) *saw_replacement = r.ok() && rd.saw_replacement();
   return r;
 }
 

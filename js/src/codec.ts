@@ -426,7 +426,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       const report = wasm.wj_reformat(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM, indentPtr, indentLength) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
-      if (code !== 0) throw failure(code, i32[report + 1] >>> 0, source, region.len, region.ptr);
+      if (code !== 0) throw reformatFailure(code, i32[report + 1] >>> 0, source, region, indent === '');
       const out = i32[report + 2] >>> 0;
       const outLen = i32[report + 3] >>> 0;
       // Minifying only drops whitespace: nothing dropped means the text is already
@@ -444,6 +444,21 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       return i32[report + 4] !== 0 ? restoreLoneSurrogates(source, text) : text;
     } finally {
       memory.release(region);
+    }
+  }
+
+  /**
+   * The error of a failed wj_reformat. Minify writes over its input as it reads, so the
+   * text before the error is no longer there to place it (line, column): it is placed in
+   * a fresh copy of the input.
+   */
+  function reformatFailure(code: number, byteOffset: number, source: string | Uint8Array, region: Region, minified: boolean): Error {
+    if (!minified || code === OUT_OF_MEMORY) return failure(code, byteOffset, source, region.len, region.ptr);
+    const copy = memory.acquireOwned(source);
+    try {
+      return failure(code, byteOffset, source, copy.len, copy.ptr);
+    } finally {
+      memory.release(copy);
     }
   }
 

@@ -2,6 +2,7 @@
 // cases (JSON.stringify's layout for prettify), and on the corpus: minify equals the input
 // with whitespace outside strings removed, and prettify then minify equals minify.
 #include <string>
+#include <vector>
 
 #include "core/padded_input.h"
 #include "core/reformat.h"
@@ -16,15 +17,27 @@ TYPED_TEST_SUITE(ReformatTest, AllKernels, KernelNames);
 
 namespace {
 
+// minify (indent "") or prettify `in`; "<error>" when it fails (then *r says why).
 template <class K>
 std::string reformat_text(const std::string& in, const std::string& indent, result* r = nullptr) {
   padded_input p(in);
   byte_stack stack;
-  growable<uint8_t> out, first, line;
-  result res = reformat<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent.data()), indent.size(),
-                           stack, out, first, line);
+  result res;
+  std::string out;
+  if (indent.empty()) {
+    // minify writes over its input: a copy of its own, with the padding.
+    std::vector<uint8_t> buf(p.data(), p.data() + p.size() + kPadding);
+    size_t begin = 0, len = 0;
+    res = minify_in_place<K>(buf.data(), p.size(), kSkipBom, stack, &begin, &len);
+    if (res.ok()) out.assign(reinterpret_cast<const char*>(buf.data() + begin), len);
+  } else {
+    growable<uint8_t> pretty, first, line;
+    res = prettify<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent.data()), indent.size(),
+                      stack, pretty, first, line);
+    if (res.ok()) out.assign(reinterpret_cast<const char*>(pretty.data()), pretty.size());
+  }
   if (r) *r = res;
-  return res.ok() ? std::string(reinterpret_cast<const char*>(out.data()), out.size()) : std::string("<error>");
+  return res.ok() ? out : std::string("<error>");
 }
 
 // The reference minifier: drops JSON whitespace outside strings.
@@ -105,13 +118,77 @@ TYPED_TEST(ReformatTest, ReportsReplacementCharacter) {
     for (const char* indent : {"", "  "}) {
       padded_input p(d.text);
       byte_stack stack;
-      growable<uint8_t> out, first, line;
-      const uint8_t* kept = nullptr;
       bool saw = !d.has;
-      result r = reformat<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent),
-                             std::char_traits<char>::length(indent), stack, out, first, line, &kept, &saw);
+      result r;
+      if (*indent == 0) {
+        std::vector<uint8_t> buf(p.data(), p.data() + p.size() + kPadding);
+        size_t begin = 0, len = 0;
+        r = minify_in_place<K>(buf.data(), p.size(), kSkipBom, stack, &begin, &len, &saw);
+      } else {
+        growable<uint8_t> out, first, line;
+        r = prettify<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent),
+                        std::char_traits<char>::length(indent), stack, out, first, line, &saw);
+      }
       ASSERT_TRUE(r.ok()) << d.text;
       EXPECT_EQ(saw, d.has) << d.text << " indent '" << indent << "'";
     }
   }
+}
+
+// minify writes over its input while reading it: each piece between gaps moves down (in
+// one fixed 16-byte move when short), and must never overwrite text not read yet. Gaps
+// of one to three bytes at every place a gap may stand in a document with short and
+// long tokens, and two gaps at every pair of places: the output is the stripped text.
+TYPED_TEST(ReformatTest, MinifyInPlaceAtEveryGapPlace) {
+  using K = TypeParam;
+  const std::string doc =
+      "{\"a\":[1,-2.5e3,true,null,false,\"x\"],\"bb\":{\"c\":\"0123456789abcdefghijklmnopqrstuvwxyz\"},"
+      "\"d\":[[],{},\"\\u00e9\\\"\",12345678901234567890],\"e\":\"\xC3\xA9\"}";
+  ASSERT_EQ(strip(doc), doc);
+  // Places between tokens: around each structural byte, before and after each string.
+  std::vector<size_t> places;
+  bool in_string = false;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    char c = doc[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+        places.push_back(i + 1);
+      }
+    } else if (c == '"') {
+      in_string = true;
+      places.push_back(i);
+    } else if (c == '{' || c == '[' || c == ',' || c == ':' || c == '}' || c == ']') {
+      places.push_back(i);
+      places.push_back(i + 1);
+    }
+  }
+  places.push_back(0);
+  places.push_back(doc.size());
+  for (size_t at : places) {
+    for (const char* gap : {" ", "\n\t", " \r\n"}) {
+      std::string text = doc;
+      text.insert(at, gap);
+      ASSERT_EQ(reformat_text<K>(text, ""), doc) << "gap '" << gap << "' at " << at;
+    }
+  }
+  for (size_t a : places) {
+    for (size_t b : places) {
+      if (b < a) continue;
+      std::string text = doc;
+      text.insert(b, "  ");
+      text.insert(a, "\n");
+      ASSERT_EQ(reformat_text<K>(text, ""), doc) << "gaps at " << a << " and " << b;
+    }
+  }
+  // Text with no gap stays where it is; a BOM is skipped, not moved over.
+  padded_input p("\xEF\xBB\xBF" + doc);
+  std::vector<uint8_t> buf(p.data(), p.data() + p.size() + kPadding);
+  byte_stack stack;
+  size_t begin = 0, len = 0;
+  ASSERT_TRUE(minify_in_place<K>(buf.data(), p.size(), kSkipBom, stack, &begin, &len).ok());
+  EXPECT_EQ(begin, 3u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf.data()), buf.size() - kPadding), "\xEF\xBB\xBF" + doc);
 }

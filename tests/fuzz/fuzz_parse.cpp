@@ -1,4 +1,4 @@
-// libFuzzer target: parse(), reformat() and navigation on arbitrary bytes.
+// libFuzzer target: parse(), minify, prettify and navigation on arbitrary bytes.
 //
 // Each input is copied into a buffer of exactly len + kPadding bytes. Then:
 //   - parse() with the scalar, SWAR64 and SIMD128 kernels gives identical results:
@@ -274,12 +274,23 @@ void check_bigints(const uint8_t* buf, size_t size, const uint8_t* data) {
 }
 
 byte_stack g_stack;
-growable<uint8_t> g_min1, g_min2, g_pretty, g_first, g_line, g_scratch;
+growable<uint8_t> g_pretty, g_first, g_line, g_scratch;
 
 std::vector<uint8_t> padded(const uint8_t* p, size_t n) {
   std::vector<uint8_t> v(n + kPadding, 0);
   if (n) std::memcpy(v.data(), p, n);
   return v;
+}
+
+// minify of p[0..n) in a padded copy of its own (minify writes over its input); the
+// output in `out`.
+template <class K>
+result minify_copy(const uint8_t* p, size_t n, uint32_t flags, std::vector<uint8_t>& out) {
+  std::vector<uint8_t> v = padded(p, n);
+  size_t begin = 0, len = 0;
+  result r = minify_in_place<K>(v.data(), n, flags, g_stack, &begin, &len);
+  out.assign(v.data() + (r.ok() ? begin : 0), v.data() + (r.ok() ? begin + len : 0));
+  return r;
 }
 
 template <class K>
@@ -332,6 +343,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   navigate_everything<simd128_kernel>(buf, size);
   navigate_everything<swar64_kernel>(buf, size);
 
+  // minify fails where validation does, writing only over its own input (ASan checks).
+  std::vector<uint8_t> m0;
+  result rm = minify_copy<swar64_kernel>(buf, size, kSkipBom, m0);
+  if (rm.code != rs.code || rm.offset != rs.offset) fail("minify and parse disagree", data, size);
+
   if (!rs.ok()) return 0;
   check_key_ids(buf, size, data);
 
@@ -344,33 +360,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // Reformat round trips.
   byte_stack& stack = g_stack;
-  growable<uint8_t>&min1 = g_min1, &min2 = g_min2, &pretty = g_pretty, &first = g_first, &line = g_line;
+  growable<uint8_t>&pretty = g_pretty, &first = g_first, &line = g_line;
   const uint8_t indent[] = {' ', ' '};
-  if (!reformat<simd128_kernel>(buf, size, kSkipBom, nullptr, 0, stack, min1, first, line).ok())
-    fail("valid input does not minify", data, size);
+  std::vector<uint8_t> min1, min2;
+  if (!minify_copy<simd128_kernel>(buf, size, kSkipBom, min1).ok()) fail("valid input does not minify", data, size);
+  if (!minify_copy<scalar_kernel>(buf, size, kSkipBom, min2).ok() || min2 != min1)
+    fail("kernels minify differently", data, size);
   std::vector<uint8_t> m1 = padded(min1.data(), min1.size());
-  if (!reformat<swar64_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
-      min2.size() != min1.size() || !same_items(min1.data(), min2.data(), min1.size()))
-    fail("minify is not idempotent", data, size);
-  // Minify's no-copy report (wj_reformat's): a text without whitespace to drop is its
-  // own output, pointed at after the BOM; any other text is copied as before.
-  const uint8_t* kept = nullptr;
-  if (!reformat<scalar_kernel>(m1.data(), min1.size(), 0, nullptr, 0, stack, min2, first, line, &kept).ok() ||
-      kept != m1.data() || min2.size() != 0)
-    fail("a minified text is not reported as its own output", data, size);
-  if (!reformat<swar64_kernel>(buf, size, kSkipBom, nullptr, 0, stack, min2, first, line, &kept).ok())
-    fail("valid input does not minify with kept_input", data, size);
   {
-    const uint8_t* out = kept ? kept : min2.data();
-    size_t out_size = kept ? static_cast<size_t>(buf + size - kept) : min2.size();
-    if (out_size != min1.size() || !same_items(out, min1.data(), out_size) || (kept && min2.size() != 0))
-      fail("minify with kept_input differs", data, size);
+    // A minified text is its own output, left in place byte for byte.
+    std::vector<uint8_t> again = m1;
+    size_t begin = 1, len = 0;
+    if (!minify_in_place<swar64_kernel>(again.data(), min1.size(), 0, stack, &begin, &len).ok() || begin != 0 ||
+        len != min1.size() || again != m1)
+      fail("minify is not idempotent", data, size);
   }
-  if (!reformat<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first, line).ok())
+  if (!prettify<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first, line).ok())
     fail("valid input does not prettify", data, size);
-  std::vector<uint8_t> pp = padded(pretty.data(), pretty.size());
-  if (!reformat<simd128_kernel>(pp.data(), pretty.size(), 0, nullptr, 0, stack, min2, first, line).ok() ||
-      min2.size() != min1.size() || !same_items(min1.data(), min2.data(), min1.size()))
+  if (!minify_copy<simd128_kernel>(pretty.data(), pretty.size(), 0, min2).ok() || min2 != min1)
     fail("prettify then minify differs from minify", data, size);
   // The minified text parses to the same values (offsets differ, so compare numbers and strings).
   state& again = g_again;

@@ -149,6 +149,38 @@ for (const flavor of FLAVORS) {
       expect(() => codec.minify(42 as never)).toThrow(TypeError);
     });
 
+    it('place minify errors in the text as given, though minify writes over its copy of it', () => {
+      const caught = (f: () => unknown): wasmjson.JsonSyntaxError => {
+        try {
+          f();
+        } catch (e) {
+          return e as wasmjson.JsonSyntaxError;
+        }
+        throw new Error('no error');
+      };
+      const texts = [
+        '[1,\n 2\n x]',
+        '{\n  "é": [ 1 ,\n\t2 ,, 3 ]\n}',
+        '\n\n   [ "ключ" ,   "b"  \n  ,  ]  ',
+        '{ "a" : 1 ,\r\n  "b" : [ true , false , null ] ,\r\n  "c" : "x\u0001" }',
+        '[ ' + '1 , '.repeat(5000) + '\n 2 }',
+      ];
+      for (const text of texts) {
+        for (const input of [text, utf8.encode(text)]) {
+          const expected = caught(() => codec.parse(input));
+          const got = caught(() => codec.minify(input));
+          expect(got).toBeInstanceOf(SyntaxError);
+          expect([got.offset, got.line, got.column, got.message]).toStrictEqual([expected.offset, expected.line, expected.column, expected.message]);
+        }
+      }
+      // The input itself is untouched, and the next call minifies as usual.
+      const bytes = utf8.encode(texts[1]);
+      const before = bytes.slice();
+      caught(() => codec.minify(bytes));
+      expect(bytes).toStrictEqual(before);
+      expect(codec.minify('[ 1 , 2 ]')).toBe('[1,2]');
+    });
+
     it('handle deep nesting without recursion', () => {
       const n = 200_000;
       const deep = '[ '.repeat(n) + ' ]'.repeat(n);
