@@ -321,6 +321,27 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('tells lone surrogates of string input from U+FFFD wherever they stand', () => {
+      // (at() first navigates the string's UTF-8, where both are EF BF BD.)
+      const cases: [string, string][] = [
+        ['{"\ufffd":2,"\ud800":1}', '/\ufffd'],
+        ['{"\ud800":1,"\ufffd":2}', '/\ufffd'],
+        ['{"\ufffd":2,"\ud800":1}', '/\ud800'],
+        ['{"a":"\ud800","b":"\ufffd"}', '/b'],
+        ['{"a":"\ufffd","b":"x\udc00y"}', '/b'],
+        ['{"a":{"\ud800":"\ufffd","k":["\udbff"]}}', '/a'],
+        ['{"a":"\ud800","b":[1,"\ufffd\ufffd",3]}', '/b/1'],
+        ['["\ufffd",{"\ufffd":"\udfff"}]', '/1/\ufffd'],
+        ['["\ufffd","\ud800\udc00"]', '/0'],
+        ['["\ufffd","\ud800\udc00"]', '/1'],
+        ['"\ud800"', ''],
+      ];
+      for (const [text, pointer] of cases) {
+        const expected = pointer.split('/').slice(1).reduce((v: unknown, k) => (v as Record<string, unknown>)[k], JSON.parse(text));
+        expect(codec.at(text, pointer)).toStrictEqual(expected);
+      }
+    });
+
     it('a lone surrogate that a backslash escapes is a bad escape (string input)', () => {
       const text = '["\\\ud800"]';
       expect(() => JSON.parse(text)).toThrow(SyntaxError);
