@@ -330,6 +330,8 @@ for (const flavor of FLAVORS) {
         ['{"a":"\ud800","b":"\ufffd"}', '/b'],
         ['{"a":"\ufffd","b":"x\udc00y"}', '/b'],
         ['{"a":{"\ud800":"\ufffd","k":["\udbff"]}}', '/a'],
+        ['{"x":"\ufffd","a":{"\udc00":1}}', '/a'],
+        ['{"x":"\udbff","a":{"\ufffd":1}}', '/a'],
         ['{"a":"\ud800","b":[1,"\ufffd\ufffd",3]}', '/b/1'],
         ['["\ufffd",{"\ufffd":"\udfff"}]', '/1/\ufffd'],
         ['["\ufffd","\ud800\udc00"]', '/0'],
