@@ -362,6 +362,9 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     }
   }
 
+  // Whether the last parseValueAt's text held U+FFFD (set before its value is built).
+  let lastValueSawReplacement = false;
+
   /**
    * The value starting at byte `begin` of a document already in wasm memory (at() and
    * lazy documents), parsed in place and validated in full: a member of an object or
@@ -369,9 +372,6 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
    * follow it, or the root (`within` ROOT) up to the document's end. Offsets of errors are
    * re-based to the document.
    */
-  // Whether the last parseValueAt's text held U+FFFD (set before its value is built).
-  let lastValueSawReplacement = false;
-
   function parseValueAt(region: Region, begin: number, source: string | Uint8Array, within: number): unknown {
     const ptr = region.ptr + begin;
     const len = region.len - begin;
@@ -495,14 +495,16 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     // TextEncoder writes each one as U+FFFD, which matters only where the input is then
     // read back: in keys compared with the pointer (a pointer with neither U+FFFD nor a
     // lone surrogate matches such a key neither before the encoding nor after) and in
-    // the value returned (its parse reports a U+FFFD). In those cases, and after any error, the
-    // string is checked: if it holds a lone surrogate, it is navigated again as
-    // navigable() makes it (errors are then placed as before).
+    // the value returned (its parse reports a U+FFFD). In those cases, and after any
+    // error, the string is checked: if it holds a lone surrogate, it is navigated again
+    // as navigable() makes it (errors are then placed as before).
     if (typeof source === 'string' && typeof pointer === 'string' && pointer.isWellFormed() && !pointer.includes('\ufffd')) {
       try {
         return navigateTo(optimisticNavHost, source, pointer);
       } catch (e) {
         if (e !== LONE_SURROGATE_FOUND && source.isWellFormed()) throw e;
+        // Found to hold one: navigable()'s route, without its second scan.
+        return navigateTo(navHostFor(source), wellFormed(source), pointer);
       }
     }
     const { host, source: navigated } = navigable(source);
