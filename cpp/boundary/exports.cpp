@@ -59,7 +59,6 @@ struct reformat_report {
 };
 reformat_report g_reformat_report;
 wasmjson::growable<uint8_t> g_reformat_out;
-wasmjson::growable<uint8_t> g_reformat_first;
 wasmjson::growable<uint8_t> g_reformat_line;
 }  // namespace
 
@@ -159,7 +158,7 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
     output = data + begin;
   } else {
     r = wasmjson::prettify<active_kernel>(data, len, flags, indent, indent_len, g_stack, g_reformat_out,
-                                          g_reformat_first, g_reformat_line, &saw_replacement);
+                                          g_reformat_line, &saw_replacement);
     output = g_reformat_out.data();
     output_len = g_reformat_out.size();
   }

@@ -152,6 +152,10 @@ class reader {
   static constexpr bool kTracksUtf16 = !requires { Sink::kIgnoresPositions; };
   // Sinks that want the whitespace between tokens (minify) get each non-empty gap.
   static constexpr bool kSeesWhitespace = requires(Sink& s, const uint8_t* b) { s.whitespace(b, b); };
+  // Sinks that write separators (prettify) are told where they go: before a container's
+  // first member (members_begin), at each comma, and which containers close empty
+  // (end_empty_object, end_empty_array; other sinks get end_object and end_array).
+  static constexpr bool kSeesSeparators = requires(Sink& s) { s.comma(); };
   // Sinks that can recognise keys without the reader scanning them (the tape writer).
   static constexpr bool kKeysAhead = requires(Sink& s, const uint8_t* b) { s.key_ahead(b); };
 
@@ -188,23 +192,37 @@ class reader {
         p = skip_whitespace(p + 1);
         if (*p == '}') {
           ++p;
-          if (!sink_.end_object()) return oom(p);
+          if constexpr (kSeesSeparators) {
+            if (!sink_.end_empty_object()) return oom(p);
+          } else {
+            if (!sink_.end_object()) return oom(p);
+          }
           goto after_value;
         }
         if (!stack_.push(top)) return oom(p);
         top = kObject;
         if (*p != '"') return fail(error_code::expected_property_name_or_brace, p);
+        if constexpr (kSeesSeparators) {
+          if (!sink_.members_begin()) return oom(p);
+        }
         goto object_key;
       case '[':
         if (!sink_.begin_array(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == ']') {
           ++p;
-          if (!sink_.end_array()) return oom(p);
+          if constexpr (kSeesSeparators) {
+            if (!sink_.end_empty_array()) return oom(p);
+          } else {
+            if (!sink_.end_array()) return oom(p);
+          }
           goto after_value;
         }
         if (!stack_.push(top)) return oom(p);
         top = kArray;
+        if constexpr (kSeesSeparators) {
+          if (!sink_.members_begin()) return oom(p);
+        }
         goto value;
       case '"': {
         string_span s;
@@ -265,6 +283,9 @@ class reader {
     if (top == kArray) {
       p = skip_whitespace(p);
       if (*p == ',') {
+        if constexpr (kSeesSeparators) {
+          if (!sink_.comma()) return oom(p);
+        }
         p = skip_whitespace(p + 1);
         goto value;
       }
@@ -280,6 +301,9 @@ class reader {
     if (top == kObject) {
       p = skip_whitespace(p);
       if (*p == ',') {
+        if constexpr (kSeesSeparators) {
+          if (!sink_.comma()) return oom(p);
+        }
         p = skip_whitespace(p + 1);
         if (*p != '"') return fail(error_code::expected_property_name, p);
         goto object_key;

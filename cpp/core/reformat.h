@@ -46,13 +46,11 @@ class prettify_writer {
   // Tokens are copied, never located: the reader skips its UTF-16 position counting.
   static constexpr bool kIgnoresPositions = true;
 
-  // Each level is indented by `indent` (as JSON.stringify's space argument, already
-  // reduced to at most 10 bytes by the caller); an empty one would write minified text,
-  // which minify_in_place does faster.
+  // Each level is indented by `indent` (1 to 10 bytes: JSON.stringify's space argument,
+  // already reduced by the caller; minified text is minify_in_place's job).
   // `out` must be empty; finish() gives it its size.
-  prettify_writer(growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line, const uint8_t* indent,
-                  size_t indent_len)
-      : out_(out), first_(first), line_(line), indent_(indent), indent_len_(indent_len), o_(out.data()),
+  prettify_writer(growable<uint8_t>& out, growable<uint8_t>& line, const uint8_t* indent, size_t indent_len)
+      : out_(out), line_(line), indent_(indent), indent_len_(indent_len), o_(out.data()),
         limit_(out.data() + out.capacity()) {
     line_.clear();
   }
@@ -61,44 +59,58 @@ class prettify_writer {
   void finish() { out_.resize_down(static_cast<size_t>(o_ - out_.data())); }
 
   // The token steps are inlined into the reader loop: per token, a call cost about as
-  // much as the writing (callgrind, prettify of canada.json).
+  // much as the writing (callgrind, prettify of canada.json). The reader says where
+  // separators go (members_begin, comma, the empty closes), so no step tests what came
+  // before it.
   WASMJSON_INLINE bool begin_object(size_t) { return open('{'); }
   WASMJSON_INLINE bool end_object() { return close('}'); }
+  WASMJSON_INLINE bool end_empty_object() { return close_empty('}'); }
   WASMJSON_INLINE bool begin_array(size_t) { return open('['); }
   WASMJSON_INLINE bool end_array() { return close(']'); }
+  WASMJSON_INLINE bool end_empty_array() { return close_empty(']'); }
+  // Before a container's first member, and at each comma between members.
+  WASMJSON_INLINE bool members_begin() {
+    if (!room(line_need_ + 16)) return false;
+    newline();
+    return true;
+  }
+  WASMJSON_INLINE bool comma() {
+    if (!room(line_need_ + 17)) return false;
+    put(',');
+    newline();
+    return true;
+  }
 
   WASMJSON_INLINE bool key(const string_span& s) {
-    size_t n = static_cast<size_t>(s.end - s.begin) + 4;
-    if (!prefix(n)) return false;
+    if (!room(static_cast<size_t>(s.end - s.begin) + 34)) return false;
     copy_input(s.begin - 1, s.end + 1);
     put(':');
-    if (indent_len_) put(' ');
-    after_key_ = true;
+    put(' ');
     return true;
   }
   WASMJSON_INLINE bool string(const string_span& s) {
-    if (!prefix(static_cast<size_t>(s.end - s.begin) + 2)) return false;
+    if (!room(static_cast<size_t>(s.end - s.begin) + 34)) return false;
     copy_input(s.begin - 1, s.end + 1);
     return true;
   }
   WASMJSON_INLINE bool number(const number_span& n) {
-    if (!prefix(static_cast<size_t>(n.end - n.begin))) return false;
+    if (!room(static_cast<size_t>(n.end - n.begin) + 32)) return false;
     copy_input(n.begin, n.end);
     return true;
   }
   WASMJSON_INLINE bool literal(literal_kind k, size_t) {
-    // Each word padded to 8 bytes: one fixed-size copy (prefix() reserved the room).
+    // Each word padded to 8 bytes: one fixed-size copy.
     static const uint8_t words[3][8] = {{'n', 'u', 'l', 'l'}, {'f', 'a', 'l', 's', 'e'}, {'t', 'r', 'u', 'e'}};
     static constexpr size_t lengths[] = {4, 5, 4};
-    size_t n = lengths[static_cast<int>(k)];
-    if (!prefix(n)) return false;
+    if (!room(8)) return false;
     std::memcpy(o_, words[static_cast<int>(k)], 8);
-    o_ += n;
+    o_ += lengths[static_cast<int>(k)];
     return true;
   }
 
  private:
-  // Room for n more bytes at the cursor.
+  // Room for n more bytes at the cursor (a step stores up to 32 bytes past what it
+  // writes: copy_input and newline() store whole 16-byte chunks).
   WASMJSON_INLINE bool room(size_t n) {
     if (static_cast<size_t>(limit_ - o_) >= n) return true;
     uint8_t* o = detail::grow_output(out_, o_, n);
@@ -107,46 +119,29 @@ class prettify_writer {
     limit_ = out_.data() + out_.capacity();
     return true;
   }
-  // Separator and indentation before a value, then room for `n` more bytes.
-  WASMJSON_INLINE bool prefix(size_t n) {
-    // +32: copy_input and newline() store whole 16-byte chunks.
-    if (!room(n + 34 + line_need_)) return false;
-    if (after_key_) {
-      after_key_ = false;
-      return true;
-    }
-    if (depth_ == 0) return true;
-    if (!first_in_container_) put(',');
-    first_in_container_ = false;
-    newline();
-    return true;
-  }
   WASMJSON_INLINE bool open(uint8_t c) {
-    // The enclosing container's flag waits on the stack while this one is open.
-    if (!prefix(1) || !first_.push(first_in_container_)) return false;
+    if (!room(1)) return false;
     put(c);
-    first_in_container_ = true;
-    ++depth_;
     // The cached line break grows here, the only place depth does, so that newline()
     // never checks it.
-    if (indent_len_) {
-      line_need_ += indent_len_;
-      if (line_size_ < line_need_) {
-        if (!detail::grow_line(line_, line_need_, indent_, indent_len_)) return false;
-        line_data_ = line_.data();
-        line_size_ = line_.size();
-      }
+    line_need_ += indent_len_;
+    if (line_size_ < line_need_) {
+      if (!detail::grow_line(line_, line_need_, indent_, indent_len_)) return false;
+      line_data_ = line_.data();
+      line_size_ = line_.size();
     }
     return true;
   }
   WASMJSON_INLINE bool close(uint8_t c) {
-    bool empty = first_in_container_;
-    first_in_container_ = first_.back();
-    first_.pop_back();
-    --depth_;
     line_need_ -= indent_len_;
-    if (!room(18 + line_need_)) return false;
-    if (!empty) newline();
+    if (!room(line_need_ + 17)) return false;
+    newline();
+    put(c);
+    return true;
+  }
+  WASMJSON_INLINE bool close_empty(uint8_t c) {
+    line_need_ -= indent_len_;
+    if (!room(1)) return false;
     put(c);
     return true;
   }
@@ -154,13 +149,12 @@ class prettify_writer {
   // level so far (open() grows it), copied in chunks of 16 bytes (not a variable-size
   // memcpy: a bulk-memory call in wasm, costly for the few bytes of a typical line break).
   WASMJSON_INLINE void newline() {
-    if (!indent_len_) return;
     for (size_t i = 0; i < line_need_; i += 16) std::memcpy(o_ + i, line_data_ + i, 16);
     o_ += line_need_;
   }
   void put(uint8_t c) { *o_++ = c; }
   // Short spans of the input (most tokens) move as one fixed 16- or 32-byte copy: the
-  // input has padding to read past a token and prefix() reserved room to write past it.
+  // input has padding to read past a token and room() reserved room to write past it.
   void copy_input(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
     if (n <= 16) {
@@ -174,7 +168,6 @@ class prettify_writer {
   }
 
   growable<uint8_t>& out_;
-  growable<uint8_t>& first_;  // per open container, the flag of the one enclosing it
   growable<uint8_t>& line_;
   const uint8_t* indent_;
   size_t indent_len_;
@@ -184,9 +177,6 @@ class prettify_writer {
   const uint8_t* line_data_ = nullptr;  // line_'s bytes, cached across output stores
   size_t line_size_ = 0;
   size_t line_need_ = 1;               // a line break's bytes at this depth: '\n' + indent * depth
-  size_t depth_ = 0;                   // open containers
-  bool first_in_container_ = true;     // the innermost open container has no element yet
-  bool after_key_ = false;
 };
 
 // minify() alone: the output is the input less its whitespace gaps, so nothing is
@@ -252,11 +242,10 @@ result minify_in_place(uint8_t* data, size_t len, uint32_t flags, byte_stack& st
 // too; without one, JS need not look for lone surrogates TextEncoder replaced).
 template <class Kernel>
 result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
-                byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& first, growable<uint8_t>& line,
+                byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& line,
                 bool* saw_replacement = nullptr) {
   out.clear();
-  first.clear();
-  prettify_writer sink(out, first, line, indent, indent_len);
+  prettify_writer sink(out, line, indent, indent_len);
   reader<Kernel, prettify_writer> rd(data, len, sink, stack, bom_length(data, len, flags));
   result r = rd.run_inline();
   sink.finish();

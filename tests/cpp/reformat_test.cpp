@@ -31,9 +31,9 @@ std::string reformat_text(const std::string& in, const std::string& indent, resu
     res = minify_in_place<K>(buf.data(), p.size(), kSkipBom, stack, &begin, &len);
     if (res.ok()) out.assign(reinterpret_cast<const char*>(buf.data() + begin), len);
   } else {
-    growable<uint8_t> pretty, first, line;
+    growable<uint8_t> pretty, line;
     res = prettify<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent.data()), indent.size(),
-                      stack, pretty, first, line);
+                      stack, pretty, line);
     if (res.ok()) out.assign(reinterpret_cast<const char*>(pretty.data()), pretty.size());
   }
   if (r) *r = res;
@@ -125,9 +125,9 @@ TYPED_TEST(ReformatTest, ReportsReplacementCharacter) {
         size_t begin = 0, len = 0;
         r = minify_in_place<K>(buf.data(), p.size(), kSkipBom, stack, &begin, &len, &saw);
       } else {
-        growable<uint8_t> out, first, line;
+        growable<uint8_t> out, line;
         r = prettify<K>(p.data(), p.size(), kSkipBom, reinterpret_cast<const uint8_t*>(indent),
-                        std::char_traits<char>::length(indent), stack, out, first, line, &saw);
+                        std::char_traits<char>::length(indent), stack, out, line, &saw);
       }
       ASSERT_TRUE(r.ok()) << d.text;
       EXPECT_EQ(saw, d.has) << d.text << " indent '" << indent << "'";

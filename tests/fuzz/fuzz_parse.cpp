@@ -274,7 +274,7 @@ void check_bigints(const uint8_t* buf, size_t size, const uint8_t* data) {
 }
 
 byte_stack g_stack;
-growable<uint8_t> g_pretty, g_first, g_line, g_scratch;
+growable<uint8_t> g_pretty, g_line, g_scratch;
 
 std::vector<uint8_t> padded(const uint8_t* p, size_t n) {
   std::vector<uint8_t> v(n + kPadding, 0);
@@ -360,7 +360,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // Reformat round trips.
   byte_stack& stack = g_stack;
-  growable<uint8_t>&pretty = g_pretty, &first = g_first, &line = g_line;
+  growable<uint8_t>&pretty = g_pretty, &line = g_line;
   const uint8_t indent[] = {' ', ' '};
   std::vector<uint8_t> min1, min2;
   if (!minify_copy<simd128_kernel>(buf, size, kSkipBom, min1).ok()) fail("valid input does not minify", data, size);
@@ -375,7 +375,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         len != min1.size() || again != m1)
       fail("minify is not idempotent", data, size);
   }
-  if (!prettify<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, first, line).ok())
+  if (!prettify<scalar_kernel>(buf, size, kSkipBom, indent, 2, stack, pretty, line).ok())
     fail("valid input does not prettify", data, size);
   if (!minify_copy<simd128_kernel>(pretty.data(), pretty.size(), 0, min2).ok() || min2 != min1)
     fail("prettify then minify differs from minify", data, size);
