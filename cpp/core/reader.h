@@ -283,10 +283,11 @@ class reader {
     if (top == kArray) {
       p = skip_whitespace(p);
       if (*p == ',') {
-        if constexpr (kSeesSeparators) {
-          if (!sink_.comma()) return oom(p);
-        }
+        const uint8_t* comma = p;
         p = skip_whitespace(p + 1);
+        if constexpr (kSeesSeparators) {
+          if (!sink_.comma()) return oom(comma);
+        }
         goto value;
       }
       if (*p == ']') {
