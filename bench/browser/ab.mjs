@@ -9,7 +9,8 @@
 //
 // OLD_DIST: a copy of an earlier build's dist/ (npm run build:js, then copy the folder);
 // NEW is this checkout's dist/. Both must have the same .wasm files' exports. Operations:
-// parse (string), parse-bytes, validate (string), minify (string), stringify, encode.
+// parse (string), parse-bytes, validate (string), minify (string), prettify (string,
+// indent 2), stringify, encode.
 // Default: parse, on the built-in corpus and ../shared/corpus. Prints, per operation and
 // file, NEW's speed over OLD's (> 1: NEW is faster) and NEW's over native JSON, then the
 // geomeans.
@@ -27,7 +28,7 @@ const rounds = Number(takeOption(args, '--rounds', 9));
 const builtin = !takeFlag(args, '--no-builtin');
 const shared = !takeFlag(args, '--no-shared');
 const [oldDist, ...files] = args;
-const OPS = ['parse', 'parse-bytes', 'validate', 'minify', 'stringify', 'encode'];
+const OPS = ['parse', 'parse-bytes', 'validate', 'minify', 'prettify', 'stringify', 'encode'];
 if (!oldDist || !existsSync(join(oldDist, 'browser.mjs')) || ops.some((o) => !OPS.includes(o))) {
   console.error(`usage: node bench/browser/ab.mjs OLD_DIST [--ops ${OPS.join(',')}] [--rounds N] [--no-builtin] [--no-shared] [files...]`);
   process.exit(2);
@@ -86,6 +87,7 @@ try {
             'parse-bytes': [(m) => () => bytes.forEach((b) => m.parse(b)), () => bytes.forEach((b) => JSON.parse(decoder.decode(b)))],
             validate: [(m) => () => docs.forEach((d) => m.validate(d)), () => docs.forEach((d) => JSON.parse(d))],
             minify: [(m) => () => docs.forEach((d) => m.minify(d)), () => docs.forEach((d) => JSON.stringify(JSON.parse(d)))],
+            prettify: [(m) => () => docs.forEach((d) => m.prettify(d, { indent: 2 })), () => docs.forEach((d) => JSON.stringify(JSON.parse(d), null, 2))],
             stringify: [(m) => () => values.forEach((v) => m.stringify(v)), () => values.forEach((v) => JSON.stringify(v))],
             encode: [(m) => () => values.forEach((v) => m.encode(v)), () => values.forEach((v) => new TextEncoder().encode(JSON.stringify(v)))],
           }[op];
