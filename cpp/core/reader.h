@@ -285,6 +285,8 @@ class reader {
       if (*p == ',') {
         const uint8_t* comma = p;
         p = skip_whitespace(p + 1);
+        // (Told after the whitespace: told before it, prettify of arrays of alternating
+        // literals ran 1.8x slower, the value switch mispredicted at every element.)
         if constexpr (kSeesSeparators) {
           if (!sink_.comma()) return oom(comma);
         }

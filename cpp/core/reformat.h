@@ -109,8 +109,8 @@ class prettify_writer {
   }
 
  private:
-  // Room for n more bytes at the cursor (a step stores up to 32 bytes past what it
-  // writes: copy_input and newline() store whole 16-byte chunks).
+  // Room for n more bytes at the cursor. Steps ask for more than they write:
+  // copy_input() and newline() store whole 16-byte chunks, up to 15 bytes past it.
   WASMJSON_INLINE bool room(size_t n) {
     if (static_cast<size_t>(limit_ - o_) >= n) return true;
     uint8_t* o = detail::grow_output(out_, o_, n);
