@@ -304,6 +304,7 @@ class reader {
     if (top == kObject) {
       p = skip_whitespace(p);
       if (*p == ',') {
+        // (Before the whitespace here, unlike in arrays: after it measured 0.985x.)
         if constexpr (kSeesSeparators) {
           if (!sink_.comma()) return oom(p);
         }
