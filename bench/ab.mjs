@@ -4,7 +4,7 @@
 // on a shared machine (its speed drifts between runs); here every round times A, B, B, A
 // back to back on the same document, and the per-round ratios' median is reported.
 //
-//   node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [--split] [-v] [files...]
+//   node --expose-gc bench/ab.mjs OLD NEW [--ops LIST] [--rounds N] [--split | --repeat K] [-v] [files...]
 //
 // OLD and NEW are each a .wasm file (run under this checkout's dist/ JS) or a dist
 // directory (its own JS over its SIMD128 build: for changes to the JS, e.g. OLD = a
@@ -23,6 +23,12 @@
 // reaches have read truenull.json at 0.6x or 1.5x (by which build came first) and
 // canada.json at 0.84x, where processes of their own measured both equal. Confirm
 // API-level results this way.
+//
+// --repeat K: the in-process comparison K times, each in a process of its own, half of
+// them loading NEW before OLD; prints each operation's median over the processes and
+// their range (-v: each file's median). One process's geomean can be off by 5-10% for
+// the whole run (the same two builds measured validate 1.12x in one and 1.04x in the
+// next): a change is real when the range agrees.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -35,6 +41,9 @@ const args = process.argv.slice(2);
 const child = takeOption(args, '--child', undefined);
 const ops = takeOption(args, '--ops', 'validate,stage,wasm-minify').split(',');
 const split = takeFlag(args, '--split');
+const repeat = Number(takeOption(args, '--repeat', '1'));
+// (Children of --repeat: load NEW first.)
+const newFirst = takeFlag(args, '--new-first');
 const rounds = Number(takeOption(args, '--rounds', split ? 3 : 11));
 const verbose = takeFlag(args, '-v');
 const [oldPath, newPath, ...given] = args;
@@ -164,8 +173,39 @@ if (split) {
   }
   process.exit(0);
 }
+if (repeat > 1) {
+  // Runs of the in-process comparison in processes of their own (see --repeat above).
+  const self = fileURLToPath(import.meta.url);
+  const rest = process.argv.slice(2).filter((a, i, all) => a !== '--repeat' && all[i - 1] !== '--repeat' && a !== '-v');
+  const byOp = new Map(); // op -> { runs: number[], files: Map<file, number[]> }
+  for (let k = 0; k < repeat; k++) {
+    const r = spawnSync(process.execPath, [...process.execArgv, self, ...rest, '-v', ...(k % 2 ? ['--new-first'] : [])], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`run ${k + 1}: ${r.stderr}`);
+    let current;
+    for (const line of r.stdout.split('\n')) {
+      const head = /^(\S+): NEW\/OLD speed ([0-9.]+)/.exec(line);
+      const row = /^ {2}(\S+)\s+([0-9.]+)$/.exec(line);
+      if (head) {
+        if (!byOp.has(head[1])) byOp.set(head[1], { runs: [], files: new Map() });
+        current = byOp.get(head[1]);
+        current.runs.push(Number(head[2]));
+      } else if (row && current) {
+        if (!current.files.has(row[1])) current.files.set(row[1], []);
+        current.files.get(row[1]).push(Number(row[2]));
+      }
+    }
+  }
+  const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  for (const [op, { runs, files: perFile }] of byOp) {
+    console.log(`${op}: NEW/OLD speed ${median(runs).toFixed(3)} (median of ${runs.length} processes; range ${Math.min(...runs).toFixed(3)}-${Math.max(...runs).toFixed(3)})`);
+    if (verbose) for (const [file, xs] of perFile) console.log(`  ${file.padEnd(40)} ${median(xs).toFixed(3)}`);
+  }
+  process.exit(0);
+}
+
 const level = async (path) => ({ wasm: await wasmLevel(path), api: ops.some((o) => API_OPS.includes(o)) ? await apiLevel(path) : undefined });
-const [A, B] = [await level(oldPath), await level(newPath)];
+// (Which is loaded first can matter to a whole run: --repeat alternates it.)
+const [A, B] = newFirst ? (([b, a]) => [a, b])([await level(newPath), await level(oldPath)]) : [await level(oldPath), await level(newPath)];
 
 function timeBatch(fn, n) {
   gc();
