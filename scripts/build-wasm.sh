@@ -9,8 +9,11 @@ if [ "$have" != "$want" ]; then
   echo "build-wasm: WARNING: emcc is $have but emsdk.lock pins $want; output may differ" >&2
 fi
 
+# The profile the core is compiled with (scripts/pgo/), or none.
+profile=$(bash scripts/pgo/profile.sh)
+
 # emcc's JS optimizer needs Debian's acorn.
 export NODE_PATH=/usr/share/nodejs
-emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DWASMJSON_PROFILE="$profile" >/dev/null
 cmake --build build/wasm -j2
 ls -l dist/*.wasm

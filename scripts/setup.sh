@@ -8,7 +8,7 @@ APT_PACKAGES=(
   emscripten          # emcc 3.1.6 (pinned in emsdk.lock)
   chromium            # real headless browser for the browser tests and benchmark
   cmake g++ clang     # native build of the core and its tests; clang for libFuzzer
-  libclang-rt-14-dev  # clang's fuzzer and sanitizer runtimes
+  libclang-rt-14-dev  # clang's fuzzer, sanitizer and profile runtimes (scripts/pgo/)
   libgtest-dev        # C++ tests
   libsimde-dev        # runs the SIMD128 kernel natively
   libfast-float-dev   # string -> double

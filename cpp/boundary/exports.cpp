@@ -1,10 +1,11 @@
-// The wasm boundary: a few raw exports over pointers and lengths. One translation unit,
-// compiled once per flavor; WASMJSON_KERNEL selects the kernel. docs/BOUNDARY.md is the
-// contract (exports, memory ownership, error codes); keep it in step with this file.
+// The wasm boundary: a few raw exports over pointers and lengths, here and in the other
+// exports_*.cpp files, compiled once per flavor; WASMJSON_KERNEL selects the kernel.
+// docs/BOUNDARY.md is the contract (exports, memory ownership, error codes); keep it in
+// step with these files. This one: memory, validation, minify and prettify (compiled
+// with the profile of scripts/pgo/ when there is one), string input, error positions.
 #include <cstdlib>
 #include <cstring>
 
-#include "../core/parse.h"
 #include "../core/reformat.h"
 #include "../core/text_position.h"
 #include "../core/utf16_input.h"
@@ -19,35 +20,6 @@ size_t g_error_offset = 0;
 // Reused across calls. No export calls back into JS, so none can be re-entered while
 // these are in use; JS finishes reading a tape before it runs any user code.
 wasmjson::byte_stack g_stack;
-wasmjson::tape_buffers g_tape;
-wasmjson::key_table g_keys;
-wasmjson::shape_table g_shapes;
-
-// Keys and shapes are forgotten together (shapes are sequences of key ids).
-void reset_keys_and_shapes() {
-  g_keys.reset();
-  g_shapes.reset();
-}
-
-// What wj_parse reports, read by JS as consecutive u32 values (docs/BOUNDARY.md).
-struct parse_report {
-  uint32_t code;
-  uint32_t error_offset;
-  uint32_t tape;        // pointer to the first tape word
-  uint32_t tape_words;  // number of words
-  uint32_t numbers;     // pointer to the float64 numbers (8-byte aligned)
-  uint32_t utf16;       // pointer to the UTF-16 side buffer (2-byte aligned)
-  uint32_t keys_reset;  // 1 when the key table was cleared before this document
-  uint32_t saw_replacement;  // 1 when a string contained U+FFFD
-  uint32_t utf16_units;      // units in the UTF-16 side buffer
-  uint32_t escaped_surrogate;  // 1 when a \u escape wrote a surrogate to it
-  uint32_t heap;               // pointer to the string heap (STRING_HEAP flag)
-  uint32_t heap_bytes;         // its length in bytes
-  uint32_t heap_units;         // its length decoded, in UTF-16 units (= heap_bytes: ASCII)
-  uint32_t heap_pieces;        // pointer to the byte offsets where pieces after the first begin
-  uint32_t heap_piece_count;   // how many (the tape has as many piece markers)
-};
-parse_report g_report;
 
 // What wj_reformat reports (docs/BOUNDARY.md).
 struct reformat_report {
@@ -83,38 +55,6 @@ WJ_EXPORT uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags) {
   return static_cast<uint32_t>(r.code);
 }
 
-// Parses data[0..len) into the tape. Same buffer contract as wj_validate. Returns a
-// pointer to a parse_report; the tape stays valid until the next wj_parse call.
-WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags) {
-  std::memset(data + len, 0, wasmjson::kPadding);
-  g_report.keys_reset = 0;
-  if (g_keys.nearly_full() || g_shapes.nearly_full()) {
-    reset_keys_and_shapes();
-    g_report.keys_reset = 1;
-  }
-  wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys, g_shapes);
-  if (!r.ok()) {
-    // Keys and shapes interned by a failed parse never reached JS: forget them all.
-    reset_keys_and_shapes();
-    g_report.keys_reset = 1;
-  }
-  g_report.code = static_cast<uint32_t>(r.code);
-  g_report.error_offset = static_cast<uint32_t>(r.offset);
-  g_report.tape = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.words.data()));
-  g_report.tape_words = static_cast<uint32_t>(g_tape.words.size());
-  g_report.numbers = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.numbers.data()));
-  g_report.utf16 = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.utf16.data()));
-  g_report.saw_replacement = g_tape.saw_replacement ? 1 : 0;
-  g_report.utf16_units = static_cast<uint32_t>(g_tape.utf16.size());
-  g_report.escaped_surrogate = g_tape.escaped_surrogate ? 1 : 0;
-  g_report.heap = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap.data()));
-  g_report.heap_bytes = static_cast<uint32_t>(g_tape.heap.size());
-  g_report.heap_units = static_cast<uint32_t>(g_tape.heap_units);
-  g_report.heap_pieces = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.heap_pieces.data()));
-  g_report.heap_piece_count = static_cast<uint32_t>(g_tape.heap_pieces.size());
-  return &g_report;
-}
-
 // Where byte `offset` of the UTF-8 text at data stands (an error's line and column): a
 // pointer to four u32 values: line, line start (byte), UTF-16 units before the offset,
 // UTF-16 units before the line start. data[offset] must be readable.
@@ -136,9 +76,6 @@ WJ_EXPORT size_t wj_utf16_to_utf8(const uint16_t* units, size_t n, uint8_t* out)
   return wasmjson::utf16_to_utf8<active_kernel>(units, n, out);
 }
 WJ_EXPORT size_t wj_utf16_input_gap(size_t n) { return wasmjson::utf16_input_gap(n); }
-
-// Forgets every interned key and shape (JS drops its strings and constructors too).
-WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }
 
 // Rewrites data[0..len) with no whitespace (indent_len == 0) or pretty-printed with the
 // given indent (at most 10 bytes). Strings and numbers are copied verbatim. Same buffer

@@ -249,7 +249,7 @@ TYPED_TEST(ParseTest, PredictedKeysAcrossDocumentsAndContexts) {
       parsed plain = parser_state<TypeParam>{}.run(doc, uint32_t{kSkipBom} | kByteOffsets | kNoKeyInterning);
       ASSERT_EQ(p.res.code, plain.res.code) << doc;
       if (!p.res.ok()) {
-        // As the wasm boundary does after a failed parse (exports.cpp).
+        // As the wasm boundary does after a failed parse (exports_parse.cpp).
         this->keys_.reset();
         this->shapes_.reset();
         by_id.clear();
