@@ -41,7 +41,7 @@ pids=()
 for k in SIMD128 SWAR64; do
   "$cxx" -std=c++20 -O2 -march=x86-64-v2 -DWASMJSON_KERNEL_$k -I"$(dirname "$simde")" \
     -fprofile-instr-generate -fprofile-list=scripts/pgo/functions.list \
-    scripts/pgo/train.cpp -o "$work/train-$k" &
+    scripts/pgo/train.cpp cpp/boundary/exports.cpp -o "$work/train-$k" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done

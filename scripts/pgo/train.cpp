@@ -6,14 +6,25 @@
 // Only validate, minify and prettify are trained (scripts/pgo/functions.list), and only
 // exports.cpp is compiled with the counts. Measured against the build without them
 // (Node 26, bench/ab.mjs --repeat 4, 24 files): SIMD128 validate 1.07x, minify 1.07x,
-// prettify 1.06x; SWAR64 1.05x, 1.06x, 0.98x. Trained too, the parse became 0.98x, so
-// it keeps the compiler's own estimates (exports_parse.cpp).
+// prettify 1.06x; SWAR64 1.05x, 1.06x, 0.98x. Trained too, the parse's wasm stage
+// became 0.97-0.99x (in this file or in its own), so it keeps the compiler's own
+// estimates (exports_parse.cpp).
 //
 //   train FILE...   runs each file through the exports, a few times each
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
-#include "../../cpp/boundary/exports.cpp"
+// The exports it runs (cpp/boundary/exports.cpp, compiled with it; docs/BOUNDARY.md).
+extern "C" {
+void* wj_alloc(size_t size);
+void wj_free(void* p);
+size_t wj_padding();
+uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags);
+const void* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len);
+}
 
 int main(int argc, char** argv) {
   constexpr int kRuns = 5;
