@@ -34,7 +34,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { takeFlag, takeOption } from './cli-args.mjs';
-import { createWasmStage } from './suite.mjs';
+import { createWasmStage, median } from './suite.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -195,7 +195,6 @@ if (repeat > 1) {
       }
     }
   }
-  const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   for (const [op, { runs, files: perFile }] of byOp) {
     console.log(`${op}: NEW/OLD speed ${median(runs).toFixed(3)} (median of ${runs.length} processes; range ${Math.min(...runs).toFixed(3)}-${Math.max(...runs).toFixed(3)})`);
     if (verbose) for (const [file, xs] of perFile) console.log(`  ${file.padEnd(40)} ${median(xs).toFixed(3)}`);

@@ -19,8 +19,10 @@ if [ ! -e "${files[0]}" ]; then
 fi
 cxx=$(command -v clang++-14 || true)
 profdata=$(command -v llvm-profdata-14 || true)
-simde=$(dirname "$(dirname "$(find /usr/include -path '*simde/wasm/simd128.h' -print -quit 2>/dev/null)")" 2>/dev/null || true)
-if [ -z "$cxx" ] || [ -z "$profdata" ] || [ ! -d "$simde" ]; then
+# The directory that holds simde/ (an empty search would otherwise pass for ".").
+simde_h=$(find /usr/include -path '*/simde/wasm/simd128.h' -print -quit 2>/dev/null || true)
+simde=${simde_h%/simde/wasm/simd128.h}
+if [ -z "$cxx" ] || [ -z "$profdata" ] || [ -z "$simde_h" ]; then
   echo "pgo: clang++-14, llvm-profdata-14 or SIMDe missing: building without a profile" >&2
   exit 0
 fi
@@ -39,7 +41,7 @@ mkdir -p "$work"
 # built side by side.
 pids=()
 for k in SIMD128 SWAR64; do
-  "$cxx" -std=c++20 -O2 -march=x86-64-v2 -DWASMJSON_KERNEL_$k -I"$(dirname "$simde")" \
+  "$cxx" -std=c++20 -O2 -march=x86-64-v2 -DWASMJSON_KERNEL_$k -I"$simde" \
     -fprofile-instr-generate -fprofile-list=scripts/pgo/functions.list \
     scripts/pgo/train.cpp cpp/boundary/exports.cpp -o "$work/train-$k" &
   pids+=($!)
