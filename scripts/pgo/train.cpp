@@ -4,11 +4,12 @@
 // paths first and take switches apart by how often each case is hit.
 //
 // Only validate, minify and prettify are trained (scripts/pgo/functions.list), and only
-// exports.cpp is compiled with the counts. Measured against the build without them
-// (Node 26, bench/ab.mjs --repeat 4, 24 files): SIMD128 validate 1.07x, minify 1.07x,
-// prettify 1.06x; SWAR64 1.05x, 1.06x, 0.98x. Trained too, the parse's wasm stage
-// became 0.97-0.99x (in this file or in its own), so it keeps the compiler's own
-// estimates (exports_parse.cpp).
+// exports.cpp is compiled with the counts. Measured against the same code built without
+// them (WASMJSON_PGO=0; bench/ab.mjs --repeat 4, 24 files), Node 26: SIMD128 validate
+// 1.05x, minify 1.02x, prettify 1.06x, stage 1.00x; SWAR64 1.03x, 1.03x, 1.00x, 0.99x.
+// SIMD128 on Node 24: 1.02x, 1.02x, 1.06x; Node 20: 1.00x, 1.04x, 1.05x. Trained too,
+// the parse's wasm stage became 0.97-0.99x (in this file or in its own), so it keeps
+// the compiler's own estimates (exports_parse.cpp).
 //
 //   train FILE...   runs each file through the exports, a few times each
 #include <cstddef>
