@@ -641,13 +641,27 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
 /** Byte containers (Uint8Array, Buffer, ArrayBuffer, DataView) as a Uint8Array, else undefined. */
 function asBytes(input: unknown): Uint8Array | undefined {
-  if (input instanceof Uint8Array) return input;
+  if (input instanceof Uint8Array) return input.length !== 0 ? input : new Uint8Array(0);
   if (input instanceof ArrayBuffer) return bufferBytes(input);
-  if (input instanceof DataView || input instanceof Uint8ClampedArray) {
-    return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  }
+  if (input instanceof DataView || input instanceof Uint8ClampedArray) return viewBytes(input);
   if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return new Uint8Array(input);
   return typeof input === 'object' && input !== null ? foreignBytes(input) : undefined;
+}
+
+/**
+ * The bytes a view spans. A view over a detached buffer, or out of the bounds of a
+ * resizable buffer that shrank, holds none, as TextDecoder reads it (so the parse fails
+ * as native's does, on empty text): a typed array then has length 0 (and its buffer
+ * cannot take a new view, nor be copied from), a DataView's byteLength getter throws.
+ */
+function viewBytes(view: ArrayBufferView): Uint8Array {
+  let length: number;
+  try {
+    length = view.byteLength;
+  } catch {
+    return new Uint8Array(0);
+  }
+  return length !== 0 ? new Uint8Array(view.buffer, view.byteOffset, length) : new Uint8Array(0);
 }
 
 /** An ArrayBuffer's bytes; none for a detached one (which no view can be made on). */
@@ -670,7 +684,7 @@ function foreignBytes(input: object): Uint8Array | undefined {
   if (ArrayBuffer.isView(input)) {
     const name = typedArrayName.call(input);
     if (name !== undefined && name !== 'Uint8Array' && name !== 'Uint8ClampedArray') return undefined;
-    return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    return viewBytes(input);
   }
   for (const byteLength of [arrayBufferByteLength, sharedByteLength]) {
     if (byteLength === undefined) continue; // (no SharedArrayBuffer: a page not cross-origin isolated)

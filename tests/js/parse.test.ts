@@ -705,6 +705,40 @@ for (const flavor of FLAVORS) {
       expect(() => parse(buffer)).toThrow('Unexpected end of JSON input');
     });
 
+    it('a view over a detached buffer, or out of a shrunk buffer, holds no bytes (as TextDecoder reads it)', () => {
+      const text = '[1,2,3]';
+      const detached = new ArrayBuffer(8);
+      new TextEncoder().encodeInto(text, new Uint8Array(detached));
+      const views: [string, ArrayBufferView][] = [
+        ['Uint8Array', new Uint8Array(detached)],
+        ['Uint8Array with offset', new Uint8Array(detached, 2, 3)],
+        ['DataView', new DataView(detached)],
+        ['Uint8ClampedArray', new Uint8ClampedArray(detached)],
+      ];
+      structuredClone(detached, { transfer: [detached] });
+      const shrunk = new ArrayBuffer(8, { maxByteLength: 16 });
+      new TextEncoder().encodeInto(text, new Uint8Array(shrunk));
+      views.push(['Uint8Array out of bounds', new Uint8Array(shrunk, 0, 7)], ['DataView out of bounds', new DataView(shrunk, 0, 7)]);
+      // In bounds until it shrinks.
+      expectSameValue(parse(views[4][1]), [1, 2, 3], 'before the resize');
+      shrunk.resize(3);
+      for (const [name, view] of views) {
+        expect(() => parse(view), name).toThrow('Unexpected end of JSON input');
+        expect(codec.validate(view as Uint8Array), name).toBe(false);
+        expect(() => codec.minify(view as Uint8Array), name).toThrow('Unexpected end of JSON input');
+        expect(() => codec.prettify(view as Uint8Array), name).toThrow('Unexpected end of JSON input');
+        expect(() => codec.at(view as Uint8Array, ''), name).toThrow(SyntaxError);
+        expect(() => codec.lazy(view as Uint8Array), name).toThrow(SyntaxError);
+        expect(() => codec.canonicalize(view as Uint8Array), name).toThrow(SyntaxError);
+      }
+      // A length-tracking view shrinks with its buffer: it holds the bytes that remain.
+      const tracking = new ArrayBuffer(8, { maxByteLength: 16 });
+      const all = new Uint8Array(tracking);
+      new TextEncoder().encodeInto('12345678', all);
+      tracking.resize(3);
+      expect(parse(all)).toBe(123);
+    });
+
     it('errors in bytes name a U+FEFF as native does (it is not taken for a BOM)', () => {
       for (const text of [' \ufeff1', '"\\\ufeff"', '[1,\ufeff2]']) {
         const messageOf = (o: Outcome) => (o.ok ? 'no error' : (o.error as Error).message.replace(/ \(line \d+ column \d+\)/, ''));
