@@ -371,6 +371,16 @@ for (const flavor of FLAVORS) {
       expectSame(codec, [[[]]], null, 1);
     });
 
+    it('space: a string gap is its first 10 units, NUL included (V8 cuts it at the first NUL)', () => {
+      // The specification's gap is the string's first 10 code units, whatever they are.
+      // V8 (Node 20 to 26, Chromium) stops at a U+0000 instead, as if it were a C string.
+      const v = [1, [2]];
+      const expected = '[\na\u0000b1,\na\u0000b[\na\u0000ba\u0000b2\na\u0000b]\n]';
+      expect(codec.stringify(v, null, 'a\u0000b')).toBe(expected);
+      expect(new TextDecoder().decode(codec.encode(v, { space: 'a\u0000b' }))).toBe(expected);
+      expect(codec.stringify(v, null, '\u0000'.repeat(12))).toBe(JSON.stringify(v, null, 'x'.repeat(10)).replaceAll('x', '\u0000'));
+    });
+
     it('boxed primitives are unwrapped as native does (ToNumber, ToString)', () => {
       expectSame(codec, [new Number(3), new String('s'), new Boolean(false), new Boolean(true), Object('x'), Object(2)]);
       expectSame(codec, { n: new Number(-0), s: new String('\ud800"'), b: new Boolean(false) });
