@@ -19,7 +19,10 @@ struct nav_report {
   uint32_t count;  // wj_nav_entries: number of entries
   uint32_t list;   // wj_nav_entries: pointer to count entries: objects 4 u32 (key begin, key end, key escaped, value), arrays 1 (value)
   uint32_t within;  // wj_nav_path: nav::kind of the container the value is a member of (0: the start)
-  uint32_t end;     // wj_nav_entries: offset past the container (0 when not read to its end)
+  // wj_nav_entries: offset past the container (0 when not read to its end); wj_nav_child
+  // and wj_nav_path: how far the lookup read (0 after an error)
+  uint32_t end;
+  uint32_t key_saw_replacement;  // 1 when a key read held U+FFFD (nav::cursor)
 };
 constexpr uint32_t kNone = UINT32_MAX;
 nav_report g_nav;
@@ -34,7 +37,7 @@ wasmjson::nav::cursor make_cursor(const uint8_t* doc, size_t len, const wasmjson
   c.begin = doc;
   c.end = doc + len;
   if (ends) c.ends = ends->table();
-  g_nav = {0, 0, kNone, 0, 0, 0, 0, 0};
+  g_nav = {0, 0, kNone, 0, 0, 0, 0, 0, 0};
   return c;
 }
 
@@ -43,7 +46,9 @@ const nav_report* finish(const wasmjson::nav::cursor& c) {
     g_nav.code = static_cast<uint32_t>(c.code);
     g_nav.error_offset = static_cast<uint32_t>(c.error_at - c.begin);
     g_nav.value = kNone;
+    g_nav.end = 0;
   }
+  g_nav.key_saw_replacement = c.key_saw_replacement ? 1 : 0;
   return &g_nav;
 }
 
@@ -74,8 +79,10 @@ WJ_EXPORT const nav_report* wj_nav_child(const uint8_t* doc, size_t len, size_t 
   wasmjson::nav::kind k = wasmjson::nav::kind_at(p);
   bool fits = key ? k == wasmjson::nav::kind::object : k == wasmjson::nav::kind::array;
   if (fits) {
-    const uint8_t* v = wasmjson::nav::child<active_kernel>(c, p, key, key_len, index, g_key_scratch);
+    const uint8_t* reach = p;
+    const uint8_t* v = wasmjson::nav::child<active_kernel>(c, p, key, key_len, index, g_key_scratch, &reach);
     if (v) found(c, v);
+    g_nav.end = static_cast<uint32_t>(reach - doc);
   }
   return finish(c);
 }
@@ -132,6 +139,7 @@ WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t o
     found(c, v);
     g_nav.within = static_cast<uint32_t>(within);
   }
+  g_nav.end = static_cast<uint32_t>(walker.reach() - doc);
   return finish(c);
 }
 

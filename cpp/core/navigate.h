@@ -34,6 +34,11 @@ struct cursor {
   // Where the error (if any) is.
   error_code code = error_code::ok;
   const uint8_t* error_at = nullptr;
+  // A key read held U+FFFD. For string input, TextEncoder wrote each lone surrogate as
+  // one: such a key may be another key in the string itself (half a pair escaped, the
+  // other half not), so at() then navigates the string again with its lone surrogates
+  // escaped.
+  bool key_saw_replacement = false;
 
   bool fail(error_code c, const uint8_t* p) {
     if (code == error_code::ok) {
@@ -215,6 +220,7 @@ inline bool check_key(cursor& c, const uint8_t* b, const uint8_t* e) {
     } else {
       size_t n = utf8::sequence_length(b, e);
       if (n == 0) return c.fail(error_code::invalid_utf8, b);
+      c.key_saw_replacement |= n == 3 && x == 0xEF && b[1] == 0xBF && b[2] == 0xBD;
       b += n;
     }
   }
@@ -351,21 +357,28 @@ inline bool key_is(cursor& c, const entry& e, const uint8_t* key, size_t key_len
 
 // The value under `key` (UTF-8, key != nullptr) or at `index` in the container at p;
 // nullptr when there is none (or on error: check c.code). `scratch` holds unescaped keys.
+// *reach (if given): how far the lookup read (past the container, or to the element found), so
+// that callers can tell how much a walk of lookups has read.
 template <class Kernel>
 const uint8_t* child(cursor& c, const uint8_t* p, const uint8_t* key, size_t key_len, size_t index,
-                     growable<uint8_t>& scratch) {
+                     growable<uint8_t>& scratch, const uint8_t** reach = nullptr) {
   const uint8_t* found = nullptr;
   size_t i = 0;
-  for_each_entry<Kernel>(c, p, [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
-    if (!key) {
-      if (i++ != index) return true;
-      found = v;
-      return false;
-    }
-    // Duplicate keys: the last one, as JSON.parse keeps.
-    if (key_is(c, entry{kb, ke, escaped, v}, key, key_len, scratch)) found = v;
-    return c.code == error_code::ok;
-  });
+  const uint8_t* after = nullptr;
+  for_each_entry<Kernel>(
+      c, p,
+      [&](const uint8_t* kb, const uint8_t* ke, bool escaped, const uint8_t* v) {
+        if (!key) {
+          if (i++ != index) return true;
+          found = v;
+          return false;
+        }
+        // Duplicate keys: the last one, as JSON.parse keeps.
+        if (key_is(c, entry{kb, ke, escaped, v}, key, key_len, scratch)) found = v;
+        return c.code == error_code::ok;
+      },
+      &after);
+  if (reach) *reach = after ? after : found ? found : p;
   return c.code == error_code::ok ? found : nullptr;
 }
 
@@ -430,10 +443,15 @@ class path_walker {
   path_walker(cursor& c, const pointer_tokens& tokens, growable<path_frame>& frames, growable<uint8_t>& scratch)
       : c_(c), tokens_(tokens), frames_(frames), scratch_(scratch) {}
 
+  // How far the last find() read: past the outermost object on the path, when it was
+  // read on to its end.
+  const uint8_t* reach() const { return reach_; }
+
   // The value the tokens lead to from the value at root, or nullptr (none, or an error:
   // check the cursor). When found, *within = the kind of container it is a member of
   // (left alone for the value at root itself).
   const uint8_t* find(const uint8_t* root, kind* within) {
+    reach_ = root;
     frames_.clear();
     if (!frames_.reserve_more(tokens_.count())) return c_.fail(error_code::out_of_memory, root), nullptr;
     frames_.advance(tokens_.count());
@@ -468,6 +486,7 @@ class path_walker {
       }
       if (closed) {
         end_below = p;
+        reached(p);
         continue;
       }
       // A later duplicate: the path goes on from its value; this level reads on after it.
@@ -513,13 +532,19 @@ class path_walker {
       }
       if (!match) {
         stop_end_ = end;
+        reached(end);
         return k;
       }
       frames_.data()[k] = {p, match};
       p = match;
     }
     stop_value_ = p;
+    reached(p);
     return k;
+  }
+
+  void reached(const uint8_t* p) {
+    if (p > reach_) reach_ = p;
   }
 
   cursor& c_;
@@ -528,6 +553,7 @@ class path_walker {
   growable<uint8_t>& scratch_;
   const uint8_t* stop_value_ = nullptr;
   const uint8_t* stop_end_ = nullptr;
+  const uint8_t* reach_ = nullptr;
 };
 
 }  // namespace wasmjson::nav

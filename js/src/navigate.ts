@@ -32,6 +32,11 @@ export interface NavHost {
   /** Throws the error of a failed call on the document at `ptr` (still in wasm memory). */
   fail(code: number, byteOffset: number, source: string | Uint8Array, len: number, ptr: number): never;
   inputFlags(source: string | Uint8Array): number;
+  /**
+   * Told when a navigation call read a key holding U+FFFD (at()'s first try on a string
+   * checks then whether the string holds a lone surrogate: see codec.ts).
+   */
+  keySawReplacement?(source: string | Uint8Array): void;
 }
 
 /** RFC 6901: "" is the whole document; otherwise "/"-separated tokens with ~1 and ~0. */
@@ -159,13 +164,14 @@ class LazyDocument {
     return index;
   }
   /**
-   * Counts the bytes of a container just listed. Listing a container reads all of it,
-   * its nested containers included: walking down a deep nest level by level would read
-   * the same bytes once per level above them (quadratic in the depth). Once listings
-   * have read the document 16 times over (and 1 MiB), the ends of all its containers
-   * are found in one pass, and from then on containers are skipped by lookup, not by
-   * reading them. (Reading a few fields lists a few times the document: at twice, the
-   * index was built for 1% of twitter.json's fields and made that read 1.3-1.8x slower.)
+   * Counts the bytes a listing or a lookup just read. Listing a container reads all of
+   * it, its nested containers included, and so does a lookup by key (the last duplicate
+   * wins): walking down a deep nest level by level would read the same bytes once per
+   * level above them (quadratic in the depth). Once listings and lookups have read the
+   * document 16 times over (and 1 MiB), the ends of all its containers are found in one
+   * pass, and from then on containers are skipped by lookup, not by reading them.
+   * (Reading a few fields lists a few times the document: at twice, the index was built
+   * for 1% of twitter.json's fields and made that read 1.3-1.8x slower.)
    */
   listed(bytes: number): void {
     this.listedBytes += bytes;
@@ -256,7 +262,7 @@ export class LazyNode {
     }
     const index = this.doc.indexOf(this, this.offset, false);
     if (index === undefined) {
-      const found = child(this.doc.host, region, this.doc.source, this.offset, k, i);
+      const found = child(this.doc.host, region, this.doc.source, this.offset, k, i, this.doc);
       return found === undefined ? undefined : this.materialize(found.offset, found.kind, this.kindCode());
     }
     const offset = k === undefined ? index.offsets![i] : index.byKey!.get(k);
@@ -279,7 +285,7 @@ export class LazyNode {
       const index = this.doc.indexOnSecondLookup(node, node.offset);
       if (index === undefined) {
         const rest = k === 0 ? pointer : restOfPointer(tokens, k);
-        const found = path(this.doc.host, region, this.doc.source, node.offset, rest);
+        const found = path(this.doc.host, region, this.doc.source, node.offset, rest, this.doc);
         return found === undefined ? undefined : node.materialize(found.offset, found.kind, found.within);
       }
       const token = tokens[k];
@@ -477,7 +483,19 @@ function call(host: NavHost, source: string | Uint8Array, region: Region, report
   const r = reportPtr >>> 2;
   const i32 = host.memory.wide().i32;
   if (i32[r] !== 0) host.fail(i32[r], i32[r + 1] >>> 0, source, region.len, region.ptr);
+  if (i32[r + 8] !== 0) host.keySawReplacement?.(source);
   return r;
+}
+
+/**
+ * After a lookup (wj_nav_child, wj_nav_path) from the container at offset: counts what
+ * it read towards the document's container ends (LazyDocument.listed), unless they are
+ * already known.
+ */
+function countRead(host: NavHost, region: Region, r: number, offset: number, reads: LazyDocument | undefined): void {
+  if (reads === undefined || region.ends !== undefined) return;
+  const reach = host.memory.wide().i32[r + 7] >>> 0;
+  if (reach > offset) reads.listed(reach - offset);
 }
 
 /**
@@ -490,6 +508,8 @@ function path(
   source: string | Uint8Array,
   offset: number,
   pointer: string,
+  /** The lazy document the lookup is made in (what it reads is counted), if any. */
+  reads?: LazyDocument,
 ): { offset: number; kind: number; within: number } | undefined {
   let reportPtr: number;
   if (pointer.isWellFormed()) {
@@ -507,7 +527,10 @@ function path(
   const r = call(host, source, region, reportPtr);
   const i32 = host.memory.wide().i32;
   const value = i32[r + 2] >>> 0;
-  return value === NONE ? undefined : { offset: value, kind: i32[r + 3], within: i32[r + 6] };
+  const found = value === NONE ? undefined : { offset: value, kind: i32[r + 3], within: i32[r + 6] };
+  // Last: it may grow wasm memory (the view above would then be stale).
+  countRead(host, region, r, offset, reads);
+  return found;
 }
 
 function child(
@@ -517,6 +540,8 @@ function child(
   offset: number,
   key: string | undefined,
   index: number,
+  /** The lazy document the lookup is made in (what it reads is counted), if any. */
+  reads?: LazyDocument,
 ): { offset: number; kind: number } | undefined {
   let reportPtr: number;
   if (key === undefined) {
@@ -536,7 +561,9 @@ function child(
   const r = call(host, source, region, reportPtr);
   const i32 = host.memory.wide().i32;
   const value = i32[r + 2] >>> 0;
-  return value === NONE ? undefined : { offset: value, kind: i32[r + 3] };
+  const found = value === NONE ? undefined : { offset: value, kind: i32[r + 3] };
+  countRead(host, region, r, offset, reads);
+  return found;
 }
 
 function root(host: NavHost, region: Region, source: string | Uint8Array): { offset: number; kind: number } {

@@ -1,6 +1,7 @@
 // Navigation (cpp/core/navigate.h): skipping whole values a 64-byte block at a time
 // agrees with a byte-by-byte reference on every container of real and generated
 // documents, in every kernel; block_masks agrees with the scalar kernel's.
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -154,6 +155,54 @@ TYPED_TEST(NavigateTest, KeysAreCheckedAsParseChecksStrings) {
   EXPECT_EQ(lookup<TypeParam>("{\"\xed\xa0\x80\":1}", "\xed\xa0\x80"), R(error_code::invalid_utf8, 2));
   EXPECT_EQ(lookup<TypeParam>("{\"a\xff\":1,\"b\":2}", "b"), R(error_code::invalid_utf8, 3));
   EXPECT_EQ(lookup<TypeParam>("{\"a\xc3\":1,\"b\":2}", "b"), R(error_code::invalid_utf8, 3));
+}
+
+// How far a lookup read (what a lazy document counts towards indexing its container
+// ends): an object to its end (the last duplicate wins), an array to the element; and
+// whether a key read held U+FFFD (at() then re-checks string input).
+TYPED_TEST(NavigateTest, LookupsReportHowFarTheyReadAndKeysHoldingReplacement) {
+  auto reach = [](const std::string& text, const char* key, size_t index, bool* replacement = nullptr) {
+    padded_input in(text);
+    nav::cursor c;
+    c.begin = in.data();
+    c.end = in.data() + in.size();
+    growable<uint8_t> scratch;
+    const uint8_t* r = nullptr;
+    nav::child<TypeParam>(c, c.begin, reinterpret_cast<const uint8_t*>(key), key ? std::strlen(key) : 0, index, scratch, &r);
+    if (replacement) *replacement = c.key_saw_replacement;
+    return c.code == error_code::ok ? r - c.begin : -1;
+  };
+  EXPECT_EQ(reach(R"({"a":{"x":[1]},"b":2} )", "a", 0), 21);
+  EXPECT_EQ(reach(R"({"a":1,"b":2})", "zz", 0), 13);
+  EXPECT_EQ(reach(R"([10,[20,30],40,50])", nullptr, 2), 12);
+  EXPECT_EQ(reach(R"([10,20])", nullptr, 5), 7);
+  EXPECT_EQ(reach(R"({"a":1,"b")", "a", 0), -1);
+  bool saw = true;
+  reach("{\"a\":1,\"b\xc3\xa9\":2}", "a", 0, &saw);
+  EXPECT_FALSE(saw);
+  reach("{\"a\":1,\"\xef\xbf\xbd\\udc00\":2}", "a", 0, &saw);
+  EXPECT_TRUE(saw);
+
+  // The path walker: to the end of the outermost object on the path; along arrays only,
+  // to the value.
+  nav::pointer_tokens tokens;
+  growable<nav::path_frame> frames;
+  growable<uint8_t> scratch;
+  auto path_reach = [&](const std::string& text, const std::string& pointer) {
+    padded_input in(text);
+    nav::cursor c;
+    c.begin = in.data();
+    c.end = in.data() + in.size();
+    EXPECT_TRUE(tokens.read(reinterpret_cast<const uint8_t*>(pointer.data()), pointer.size()));
+    nav::path_walker<TypeParam> walker(c, tokens, frames, scratch);
+    nav::kind within = nav::kind::none;
+    walker.find(c.begin, &within);
+    return walker.reach() - c.begin;
+  };
+  EXPECT_EQ(path_reach(R"([1,{"a":[5,6],"b":0},3])", "/1/a/0"), 20);
+  EXPECT_EQ(path_reach(R"([[1,2],[3,4]])", "/1/0"), 8);
+  EXPECT_EQ(path_reach(R"({"a":{"b":1},"c":2})", "/a/b"), 19);
+  EXPECT_EQ(path_reach(R"({"a":1,"c":2})", "/x/y"), 13);
 }
 
 namespace {

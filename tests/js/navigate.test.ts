@@ -239,6 +239,25 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy(): a walk down 100,000 nested objects by get() or at() alone reads each level once', () => {
+      // A lookup by key reads the object to its end (the last duplicate wins): level by
+      // level, lookups alone would re-read everything below each level (quadratic, 4-5 s
+      // at this depth). What they read counts towards indexing the container ends, as
+      // listings do.
+      const depth = 100_000;
+      const text = '{"s":"[{\\"}","a":'.repeat(depth) + '[1,{"b":"]"}]' + ',"t":["}"]}'.repeat(depth);
+      for (const input of [text, utf8.encode(text)]) {
+        for (const step of [(n: LazyNode) => n.get('a'), (n: LazyNode) => n.at('/a')]) {
+          const doc = codec.lazy(input) as LazyNode;
+          let node = doc;
+          for (let level = 0; level < depth; level++) node = step(node) as LazyNode;
+          expect(node.toJS()).toStrictEqual([1, { b: ']' }]);
+          expect(doc.get('s')).toBe('[{"}');
+          doc.free();
+        }
+      }
+    });
+
     it('lazy(): lookups in any order (first by wasm scans, then by listings) agree with JSON.parse (generated documents)', () => {
       const rng = new Rng(77);
       for (let n = 0; n < 300; n++) {
@@ -341,6 +360,32 @@ for (const flavor of FLAVORS) {
       for (const [text, pointer] of cases) {
         const expected = pointer.split('/').slice(1).reduce((v: unknown, k) => (v as Record<string, unknown>)[k], JSON.parse(text));
         expect(codec.at(text, pointer)).toStrictEqual(expected);
+      }
+    });
+
+    it('keys whose surrogate pair is half raw and half escaped (string input) are the pair, as for JSON.parse', () => {
+      // The raw half is a lone surrogate in the string (U+FFFD in its UTF-8): the key is
+      // found only once the string is navigated with its lone surrogates escaped.
+      const pair = '\ud800\udc00';
+      const cases: [string, string][] = [
+        ['{"\ud800\\udc00":1}', '/' + pair],
+        ['{"\\ud800\udc00":1}', '/' + pair],
+        ['{"\ud800\udc00":1,"\ud800\\udc00":2}', '/' + pair],
+        ['{"\ud800\\udc00":1,"\ud800\udc00":2}', '/' + pair],
+        ['{"\ud800\\udc00":{"x":3}}', `/${pair}/x`],
+        ['{"a":[{"b":0},{"\\ud800\udc00":[4,5]}]}', `/a/1/${pair}/1`],
+        ['{"\ud800\\udc00":1}', '/\ud800'],
+        ['{"\ud800\\udc00":1}', '/\ufffd'],
+      ];
+      for (const [text, pointer] of cases) {
+        const expected = pointer
+          .split('/')
+          .slice(1)
+          .reduce((v: unknown, k) => (v !== null && typeof v === 'object' && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined), JSON.parse(text));
+        expect(codec.at(text, pointer), `${JSON.stringify(text)} ${JSON.stringify(pointer)}`).toStrictEqual(expected);
+        const doc = codec.lazy(text) as LazyNode;
+        expect(doc.at(pointer), `lazy ${JSON.stringify(text)}`).toStrictEqual(expected);
+        doc.free();
       }
     });
 
