@@ -78,6 +78,16 @@ function run(cmd, args) {
   });
 }
 
+function git(args) {
+  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+const dirtyCheck = ['status', '--porcelain', '--', 'cpp', 'js', 'scripts', 'package.json'];
+// The commit the runs measure (the build was made from it before they started): taken
+// now, since work may go on in the checkout while they run.
+const shaAtStart = reportOnly ? null : git(['rev-parse', '--short', 'HEAD']);
+const dirtyAtStart = reportOnly ? null : git(dirtyCheck);
+
 const TITLES = { node26: 'Node 26', node24: 'Node 24', node20: 'Node 20', chromium: 'Chromium (headless)' };
 const outcomes = [];
 const node26 = reportOnly ? null : nodeCommand(26);
@@ -120,11 +130,6 @@ function machine() {
   return { cpu, cores: cpus().length, memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`, os };
 }
 
-function git(args) {
-  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : null;
-}
-
 if (reportOnly) {
   for (const rt of selected) if (existsSync(join(resultsDir, `${rt}.json`))) outcomes.push({ rt, title: TITLES[rt], code: 0, started: 0 });
 }
@@ -144,8 +149,9 @@ for (const o of outcomes) {
 
 const m = machine();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const sha = git(['rev-parse', '--short', 'HEAD']);
-const dirty = git(['status', '--porcelain', '--', 'cpp', 'js', 'scripts', 'package.json']);
+const sha = shaAtStart ?? git(['rev-parse', '--short', 'HEAD']);
+const dirty = shaAtStart !== null ? dirtyAtStart : git(dirtyCheck);
+const headNow = git(['rev-parse', '--short', 'HEAD']);
 const md = [];
 md.push('# wasmjson benchmark results', '');
 md.push(
@@ -162,7 +168,11 @@ md.push('## Versions', '');
 md.push('| runtime | version | V8 |', '|---|---|---|');
 for (const l of loaded) md.push(`| ${l.title} | ${l.res.meta.runtime?.version ?? '?'} | ${l.res.meta.runtime?.v8 ?? '?'} |`);
 md.push('');
-md.push(`wasmjson ${pkg.version} at ${sha ?? '?'}${dirty ? ' (with uncommitted changes)' : ''}.`);
+md.push(
+  `wasmjson ${pkg.version} at ${sha ?? '?'}${dirty ? ' (with uncommitted changes)' : ''}` +
+    (shaAtStart !== null && headNow !== null && headNow !== shaAtStart ? ` (when the runs started; HEAD was ${headNow} when this was written)` : '') +
+    '.',
+);
 const peers = loaded[0]?.res.meta.peers ?? [];
 if (peers.length) md.push(`Peers: ${peers.map((p) => `${p.name}${p.version ? ' ' + p.version : ''}`).join(', ')}.`);
 md.push('');
