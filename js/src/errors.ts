@@ -72,6 +72,20 @@ const PHRASES: Partial<Record<ErrorCode, string>> = {
 
 const SPECIAL_STRINGS = ['NaN', 'Infinity', 'undefined', '[object Object]'];
 
+/**
+ * The source when it is one of SPECIAL_STRINGS: the string itself, or bytes that
+ * TextDecoder makes one of them (past one BOM), as JSON.parse of the decoded text sees.
+ */
+function specialString(source: ErrorSource): string | undefined {
+  if (typeof source === 'string') return SPECIAL_STRINGS.includes(source) ? source : undefined;
+  if (source.length > 18) return undefined;
+  const from = source[0] === 0xef && source[1] === 0xbb && source[2] === 0xbf ? 3 : 0;
+  // (They are ASCII: a byte is a unit, and no other bytes spell one.)
+  let text = '';
+  for (let i = from; i < source.length; i++) text += String.fromCharCode(source[i]);
+  return SPECIAL_STRINGS.includes(text) ? text : undefined;
+}
+
 /** The source an error refers to: the caller's string, or the bytes as given. */
 export type ErrorSource = string | Uint8Array;
 
@@ -209,7 +223,8 @@ function message(
   if (code === 'UNEXPECTED_CHARACTER' && token === '"') return `Unexpected string in JSON ${where}`;
   if (code === 'UNEXPECTED_CHARACTER' || (code === 'BAD_ESCAPE' && token.charCodeAt(0) >= 0x100)) {
     // V8 names the common mistakes of passing a non-JSON value's String() form.
-    if (typeof source === 'string' && SPECIAL_STRINGS.includes(source)) return `"${source}" is not valid JSON`;
+    const special = specialString(source);
+    if (special !== undefined) return `"${special}" is not valid JSON`;
     return `Unexpected token '${token}', ${context(source, offset)} is not valid JSON`;
   }
   if (code === 'INVALID_UTF8') return `Invalid UTF-8 in JSON at byte ${offset}${lineAndColumnText(line, column)}`;

@@ -754,6 +754,14 @@ for (const flavor of FLAVORS) {
       expect(parse(all)).toBe(123);
     });
 
+    it('bytes that decode to "NaN", "Infinity", "undefined" or "[object Object]" get V8\'s message for them, as the decoded text does', () => {
+      for (const text of ['NaN', 'Infinity', 'undefined', '[object Object]', '\ufeffNaN', '\ufeff[object Object]', 'NaN ', 'nan']) {
+        const decoded = new TextDecoder().decode(utf8(text));
+        const messageOf = (f: () => unknown) => (attempt(f) as { error?: Error }).error?.message.replace(/ \(line \d+ column \d+\)/, '');
+        expect(messageOf(() => parse(utf8(text))), text).toBe(messageOf(() => JSON.parse(decoded)));
+      }
+    });
+
     it('errors in bytes name a U+FEFF as native does (it is not taken for a BOM)', () => {
       for (const text of [' \ufeff1', '"\\\ufeff"', '[1,\ufeff2]']) {
         const messageOf = (o: Outcome) => (o.ok ? 'no error' : (o.error as Error).message.replace(/ \(line \d+ column \d+\)/, ''));
