@@ -504,7 +504,8 @@ class path_walker {
  private:
   // Follows tokens k.. from the value p at depth k, through the first match at each
   // level, recording frames. Returns the depth reached: all tokens (stop_value_ = the
-  // value found), or where the path fails (stop_end_ = the end of the value there).
+  // value found), or where the path fails (stop_end_ = the end of the value there, when
+  // it was read to its end; else nullptr).
   size_t descend(size_t k, const uint8_t* p) {
     for (; k < tokens_.count(); ++k) {
       const uint8_t* match = nullptr;
@@ -527,8 +528,11 @@ class path_walker {
         }
         end = q;  // (past the bracket when nothing matched)
       } else {
-        end = skip_value<Kernel>(c_, p);
-        if (!end) return k;
+        // A scalar, or an array and a token that is no index: the path ends here. Where
+        // this value ends is found only if an object above must be read on (find() skips
+        // it then): at the top, skipping it would read what the answer does not need, and
+        // could fail where a lookup by get() does not.
+        end = nullptr;
       }
       if (!match) {
         stop_end_ = end;

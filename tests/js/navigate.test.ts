@@ -363,6 +363,24 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('a path that ends at an array (a token that is no index) or a scalar reads no further than it needs', () => {
+      // At the top nothing of the array is read (as get() reads nothing), not even where
+      // the document is cut short; inside an object, the value is skipped to read the
+      // object on (a later duplicate key wins).
+      for (const text of ['[1, [2', '[1, "x', '[[1, [2']) {
+        expect(codec.at(text, '/x'), text).toBeUndefined();
+        expect(codec.at(text, '/0/x'), text).toBeUndefined();
+        expect((codec.lazy(text) as LazyNode).at('/x/y'), text).toBeUndefined();
+      }
+      expect(codec.at('{"a":[1,[2]],"a":{"x":5}}', '/a/x')).toBe(5);
+      expect(codec.at('{"a":7,"b":{},"a":{"x":[6]}}', '/a/x/0')).toBe(6);
+      expect(codec.at('{"a":[1,{"x":2}],"b":3}', '/a/x')).toBeUndefined();
+      expect(codec.at('[[0,{"k":[1]}],"s"]', '/0/1/k/z')).toBeUndefined();
+      // An object above still has to be read on past the value: its errors are found.
+      expect(() => codec.at('{"a":[1, [2', '/a/x')).toThrow(SyntaxError);
+      expect(() => codec.at('{"a":"x","b":', '/a/x')).toThrow(SyntaxError);
+    });
+
     it('keys whose surrogate pair is half raw and half escaped (string input) are the pair, as for JSON.parse', () => {
       // The raw half is a lone surrogate in the string (U+FFFD in its UTF-8): the key is
       // found only once the string is navigated with its lone surrogates escaped.
