@@ -205,14 +205,16 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function syntaxReport(name, bytes, error) {
   const offset = Math.min(error.offset ?? 0, bytes.length);
-  let start = offset;
-  while (start > 0 && bytes[start - 1] !== 10) start--;
+  const start = offset > 0 ? bytes.lastIndexOf(10, offset - 1) + 1 : 0;
   let line = 1;
   for (let i = bytes.indexOf(10); i !== -1 && i < offset; i = bytes.indexOf(10, i + 1)) line++;
   let from = start;
   if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = Math.min(3, offset);
-  const prefix = [...decoder.decode(bytes.subarray(from, offset))];
-  const column = prefix.length + 1;
+  // Characters before the offset (the bytes there are well-formed UTF-8: the error is the
+  // first problem): every byte that is not a continuation byte starts one. Lines can be
+  // megabytes long; only a window of text around the caret is decoded.
+  let column = 1;
+  for (let i = from; i < offset; i++) if ((bytes[i] & 0xc0) !== 0x80) column++;
   const message = String(error.message)
     .replace(/ \(line \d+ column \d+\)/, '')
     .replace(/ at position (\d+)$/, ' at byte $1')
@@ -221,32 +223,44 @@ function syntaxReport(name, bytes, error) {
     .replace(/\t/g, '\\t');
   const lines = [`${name}:${line}:${column}: ${message}${error.code ? ` [${error.code}]` : ''}`];
 
-  // Up to two lines before, then the line with the error (windowed when long).
-  const lineAt = (s) => {
-    let e = s;
-    while (e < bytes.length && bytes[e] !== 10) e++;
-    return decoder.decode(bytes.subarray(s, e)).replace(/\r$/, '');
+  const WINDOW = 100;
+  // Up to `max` characters of the line from byte s on (its CR before LF dropped), and
+  // whether more follow.
+  const lineText = (s, max) => {
+    let e = bytes.indexOf(10, s);
+    if (e === -1) e = bytes.length;
+    if (e > s && bytes[e - 1] === 13) e--;
+    // (At most 4 bytes a character: max + 1 of them fit.)
+    const chars = [...decoder.decode(bytes.subarray(s, Math.min(e, s + (max + 1) * 4)))];
+    return chars.length > max ? { chars: chars.slice(0, max), more: true } : { chars, more: false };
   };
+  // Up to two lines before, then the line with the error (windowed when long).
   const previous = [];
   let s = start;
   for (let k = 0; k < 2 && s > 0; k++) {
-    let p = s - 1;
-    while (p > 0 && bytes[p - 1] !== 10) p--;
-    previous.unshift({ n: line - k - 1, text: lineAt(p) });
+    const p = s - 1 > 0 ? bytes.lastIndexOf(10, s - 2) + 1 : 0;
+    const { chars, more } = lineText(p, WINDOW);
+    previous.unshift({ n: line - k - 1, text: chars.join('') + (more ? '…' : '') });
     s = p;
   }
   const width = String(line).length;
-  const WINDOW = 100;
-  const clip = (t) => ([...t].length > WINDOW ? [...t].slice(0, WINDOW).join('') + '…' : t);
   const visible = (t) => t.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '·');
-  for (const p of previous) lines.push(`  ${String(p.n).padStart(width)} | ${visible(clip(p.text))}`);
-  const chars = [...lineAt(from)];
+  for (const p of previous) lines.push(`  ${String(p.n).padStart(width)} | ${visible(p.text)}`);
+  // The window starts `lo` characters into the line: at its start, or 60 before the caret.
   let lo = 0;
-  if (column - 1 > WINDOW - 20) lo = column - 1 - (WINDOW - 40);
-  const shown = chars.slice(lo, lo + WINDOW);
-  const text = (lo > 0 ? '…' : '') + shown.join('') + (lo + WINDOW < chars.length ? '…' : '');
+  let loByte = from;
+  if (column - 1 > WINDOW - 20) {
+    lo = column - 1 - (WINDOW - 40);
+    loByte = offset;
+    for (let back = column - 1 - lo; back > 0; back--) {
+      loByte--;
+      while ((bytes[loByte] & 0xc0) === 0x80) loByte--;
+    }
+  }
+  const { chars, more } = lineText(loByte, WINDOW);
+  const text = (lo > 0 ? '…' : '') + chars.join('') + (more ? '…' : '');
   lines.push(`> ${String(line).padStart(width)} | ${visible(text)}`);
-  const pad = (lo > 0 ? ' ' : '') + chars.slice(lo, column - 1).map((c) => (c === '\t' ? '\t' : ' ')).join('');
+  const pad = (lo > 0 ? ' ' : '') + chars.slice(0, column - 1 - lo).map((c) => (c === '\t' ? '\t' : ' ')).join('');
   lines.push(`  ${' '.repeat(width)} | ${pad}^`);
   return lines.join('\n');
 }
@@ -303,8 +317,8 @@ function indentOption(flags) {
   if (flags.tab && flags.indent !== undefined) throw new Usage('fmt: --tab and --indent do not go together');
   if (flags.tab) return '\t';
   if (flags.indent === undefined) return 2;
-  const n = Number(flags.indent);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new Usage(`fmt: --indent takes a number from 0 to 10, got '${flags.indent}'`);
+  const n = /^[0-9]+$/.test(flags.indent) ? Number(flags.indent) : NaN;
+  if (!(n <= 10)) throw new Usage(`fmt: --indent takes a number from 0 to 10, got '${flags.indent}'`);
   return n;
 }
 
@@ -325,6 +339,8 @@ async function reformat(cmd, method, args, known, indentOf) {
       if (out === undefined) out = 'null';
     }
   } catch (e) {
+    // Output past what memory or a string can hold (a very deep document, prettified).
+    if (e instanceof RangeError) throw new Failure(`${cmd}: ${input.name}: ${e.message}`);
     if (!isSyntaxError(e)) throw e;
     process.stderr.write(syntaxReport(input.name, input.bytes, e) + '\n');
     return 1;
@@ -404,7 +420,10 @@ async function cmdQuery(args) {
     }
     at += '/' + escapeToken(t);
   }
-  const text = flags.raw && typeof value === 'string' ? value : JSON.stringify(value, null, flags.compact ? undefined : 2);
+  // (The library's stringify: it walks iteratively, where JSON.stringify's recursion
+  // overflows the stack some thousands of levels deep.)
+  const stringify = typeof c.stringify === 'function' ? c.stringify.bind(c) : JSON.stringify;
+  const text = flags.raw && typeof value === 'string' ? value : stringify(value, null, flags.compact ? undefined : 2);
   await write(text + '\n');
   return 0;
 }
@@ -462,10 +481,17 @@ async function main(argv) {
   }
 }
 
+// A reader that went away (`| head`) ends the run quietly; any other write error (a full
+// disk) is an I/O failure: exit 2, with one line on stderr while it works.
 process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  try {
+    process.stderr.write(`wasmjson: cannot write the output: ${e.message}\n`);
+  } catch {}
+  process.exit(2);
 });
+// A closed stderr loses the messages, not the exit status.
+process.stderr.on('error', () => {});
 
 try {
   process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,7 @@
 // Node, files in a temporary folder, stdin through a pipe. Checks output and exit codes:
 // 0 success, 1 invalid JSON / not found / mismatch, 2 usage or I/O error.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,6 +151,20 @@ describe('wasmjson validate', () => {
     expect(frame[caret.indexOf('^')]).toBe('x');
   });
 
+  it('an error on a line of megabytes is reported from a window of it (column in characters)', () => {
+    // The report once spread the whole line into an array of characters: seconds and
+    // gigabytes for a long minified file.
+    const body = '["é😀",' + '12345,'.repeat(500_000) + '"ключ",';
+    const r = cli(['validate', file('huge-line.json', body + 'x]')]);
+    expect(r.code).toBe(1);
+    const column = [...body].length + 1;
+    expect(r.stderr).toMatch(new RegExp(`^huge-line\\.json:1:${column}: `));
+    const [, frame, caret] = r.stderr.split('\n');
+    expect(frame.length).toBeLessThan(130);
+    expect([...frame][[...caret].indexOf('^')]).toBe('x');
+    expect(frame).toContain('"ключ",x]');
+  });
+
   it('reads stdin with -', () => {
     const ok = cli(['validate', '-'], '[1, 2, 3]');
     expect(ok.code).toBe(0);
@@ -193,6 +207,8 @@ describe('wasmjson fmt / minify', () => {
     expect(cli(['fmt', '--indent=1', 'doc.json']).stdout).toContain('\n "name"');
     expect(cli(['fmt', '--tab', 'doc.json']).stdout).toContain('\n\t"name"');
     expect(cli(['fmt', '--indent', 'lots', 'doc.json']).code).toBe(2);
+    // Only decimal digits: Number() would take '' and ' ' for 0, and '0x4' for 4.
+    for (const bad of ['', ' ', '0x4', '1e0', '1.0', '-1', '11']) expect(cli(['fmt', `--indent=${bad}`, 'doc.json']).code, bad).toBe(2);
     expect(cli(['fmt', '--indent']).code).toBe(2);
     expect(cli(['fmt', '--tab', '--indent', '2', 'doc.json']).code).toBe(2);
   });
@@ -233,6 +249,27 @@ describe('wasmjson fmt / minify', () => {
     }
   });
 
+  it('output too large to make is exit 2 with a one-line message (no stack trace)', () => {
+    // 100,000 nested arrays prettified: about 20 GB of indentation.
+    const r = cli(['fmt', file('deep-arrays.json', '['.repeat(100_000) + ']'.repeat(100_000))]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^wasmjson: fmt: deep-arrays\.json: .*do not fit/);
+    expect(r.stderr).not.toContain('    at ');
+    expect(r.stdout).toBe('');
+  });
+
+  it('a write error (a full disk) is exit 2 with one line; a closed stderr keeps the exit status', () => {
+    if (existsSync('/dev/full')) {
+      const r = spawnSync(process.execPath, [bin, 'fmt', 'doc.json'], { cwd: dir, stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^wasmjson: cannot write the output: .*ENOSPC/);
+      expect(r.stderr).not.toContain('    at ');
+    }
+    // stderr a pipe whose reader is gone: the missing file still exits 2 (not a crash's 1).
+    const closed = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" fmt nope.json 2>&1 >/dev/null | true; echo "\${PIPESTATUS[0]}"`], { cwd: dir, encoding: 'utf8' });
+    expect(closed.stdout.trim()).toBe('2');
+  });
+
   it('a missing file is exit 2; two inputs are a usage error', () => {
     expect(cli(['fmt', 'nope.json']).code).toBe(2);
     expect(cli(['minify', 'nope.json']).stderr).toMatch(/cannot read 'nope\.json'/);
@@ -252,6 +289,14 @@ describe('wasmjson query', () => {
     expect(q('/nested').stdout).toBe('{\n  "deep": [\n    true,\n    null\n  ]\n}\n');
     expect(q('/nested/deep/1').stdout).toBe('null\n');
     expect(q('/nested').code).toBe(0);
+  });
+
+  it('a value nested 100,000 deep is printed (the library\'s iterative stringify)', () => {
+    const depth = 100_000;
+    file('deep-objects.json', '{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
+    const r = cli(['query', '-c', '/a', 'deep-objects.json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"a":'.repeat(depth - 1) + '1' + '}'.repeat(depth - 1) + '\n');
   });
 
   it('--compact and --raw', () => {
