@@ -233,10 +233,8 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     const reviver = pickReviver(reviverOrOptions);
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
     const isString = typeof input === 'string';
-    const decodeEach =
-      !isString &&
-      (input.length >= DECODE_EACH_FROM ||
-        (typeof reviverOrOptions === 'object' && optionOf(reviverOrOptions, 'stringDecoding') === 'each'));
+    const eachAsked = stringDecodingEach(reviverOrOptions);
+    const decodeEach = !isString && (eachAsked || input.length >= DECODE_EACH_FROM);
     // Bytes input: JS needs the text of the strings only, not of the whole document (a
     // reviver's context.source needs the document).
     const stringHeap = !isString && !decodeEach && !reviver;
@@ -763,6 +761,15 @@ function bigintFlags(arg: unknown): number {
   if (mode === 'unsafe') return FLAG_BIGINTS_UNSAFE;
   if (mode === 'always') return FLAG_BIGINTS_ALL;
   throw new TypeError(`wasmjson.parse: options.bigint must be 'never', 'unsafe' or 'always', got ${String(mode)}`);
+}
+
+/** Whether options.stringDecoding asks for 'each' ('document', or none: no); other values are refused. */
+function stringDecodingEach(arg: unknown): boolean {
+  if (arg === null || typeof arg !== 'object') return false;
+  const mode = optionOf(arg, 'stringDecoding');
+  if (mode === undefined || mode === 'document') return false;
+  if (mode === 'each') return true;
+  throw new TypeError(`wasmjson.parse: options.stringDecoding must be 'document' or 'each', got ${String(mode)}`);
 }
 
 /** Decodes strings one at a time from the input bytes. */

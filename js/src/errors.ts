@@ -121,7 +121,6 @@ export class JsonSyntaxError extends SyntaxError {
     const { line, column } = at ?? lineAndColumn(source, offset);
     const excerpt = excerptAt(source, offset);
     super(message(code, offset, line, column, source, detail));
-    this.name = 'SyntaxError';
     this.code = code;
     this.offset = offset;
     this.line = line;

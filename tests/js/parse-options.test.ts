@@ -179,6 +179,11 @@ for (const flavor of FLAVORS) {
       expect(() => codec.parse('1', { duplicateKeys: 'first' as never })).toThrow(TypeError);
       expect(() => codec.parse('1', { protoAction: 'delete' as never })).toThrow(TypeError);
       expect(() => codec.parse('1', { constructorAction: true as never })).toThrow(TypeError);
+      // (Refused for string input too, where it does not apply.)
+      for (const input of ['1', utf8('1')]) {
+        expect(() => codec.parse(input, { stringDecoding: 'bogus' as never })).toThrow(/^wasmjson\.parse: options\.stringDecoding must be 'document' or 'each'/);
+        expect(codec.parse(input, { stringDecoding: 'document' })).toBe(1);
+      }
       for (const bad of [-1, 1.5, NaN, '3', null]) {
         expect(() => codec.parse('1', { maxDepth: bad as never })).toThrow(RangeError);
       }

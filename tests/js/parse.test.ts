@@ -949,6 +949,9 @@ for (const flavor of FLAVORS) {
         }
         expect(err, text).toBeInstanceOf(JsonSyntaxError);
         expect(err!.message, text).toBe(native);
+        // `name` inherited, as native errors have it (not an own, enumerable property).
+        expect(err!.name).toBe('SyntaxError');
+        expect(Object.hasOwn(err!, 'name')).toBe(false);
         // Where V8 prints a position, it must be ours; otherwise find the token.
         const m = /at position (\d+) \(line (\d+) column (\d+)\)/.exec(native);
         let offset: number;
