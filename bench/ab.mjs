@@ -204,7 +204,14 @@ if (repeat > 1) {
 
 const level = async (path) => ({ wasm: await wasmLevel(path), api: ops.some((o) => API_OPS.includes(o)) ? await apiLevel(path) : undefined });
 // (Which is loaded first can matter to a whole run: --repeat alternates it.)
-const [A, B] = newFirst ? (([b, a]) => [a, b])([await level(newPath), await level(oldPath)]) : [await level(oldPath), await level(newPath)];
+let A, B;
+if (newFirst) {
+  B = await level(newPath);
+  A = await level(oldPath);
+} else {
+  A = await level(oldPath);
+  B = await level(newPath);
+}
 
 function timeBatch(fn, n) {
   gc();

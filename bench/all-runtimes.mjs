@@ -149,9 +149,9 @@ for (const o of outcomes) {
 
 const m = machine();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const sha = shaAtStart ?? git(['rev-parse', '--short', 'HEAD']);
-const dirty = shaAtStart !== null ? dirtyAtStart : git(dirtyCheck);
 const headNow = git(['rev-parse', '--short', 'HEAD']);
+const sha = shaAtStart ?? headNow;
+const dirty = shaAtStart !== null ? dirtyAtStart : git(dirtyCheck);
 const md = [];
 md.push('# wasmjson benchmark results', '');
 md.push(

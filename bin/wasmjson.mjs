@@ -31,6 +31,14 @@ async function codec() {
   return codecCache;
 }
 
+/**
+ * The codec's stringify, else JSON.stringify. (The library's walks iteratively, where
+ * JSON.stringify's recursion overflows the stack some thousands of levels deep.)
+ */
+function stringifyOf(c) {
+  return typeof c.stringify === 'function' ? c.stringify.bind(c) : JSON.stringify;
+}
+
 /** How fmt / minify work with the codec at hand (said in their --help). */
 async function reformatRoute(method) {
   const c = await codec();
@@ -334,7 +342,7 @@ async function reformat(cmd, method, args, known, indentOf) {
       out = method === 'prettify' ? c.prettify(input.bytes, { indent }) : c.minify(input.bytes);
     } else {
       const value = c.parse(input.bytes);
-      const stringify = typeof c.stringify === 'function' ? c.stringify.bind(c) : JSON.stringify;
+      const stringify = stringifyOf(c);
       out = method === 'prettify' ? stringify(value, null, indent) : stringify(value);
       if (out === undefined) out = 'null';
     }
@@ -420,10 +428,7 @@ async function cmdQuery(args) {
     }
     at += '/' + escapeToken(t);
   }
-  // (The library's stringify: it walks iteratively, where JSON.stringify's recursion
-  // overflows the stack some thousands of levels deep.)
-  const stringify = typeof c.stringify === 'function' ? c.stringify.bind(c) : JSON.stringify;
-  const text = flags.raw && typeof value === 'string' ? value : stringify(value, null, flags.compact ? undefined : 2);
+  const text = flags.raw && typeof value === 'string' ? value : stringifyOf(c)(value, null, flags.compact ? undefined : 2);
   await write(text + '\n');
   return 0;
 }
