@@ -84,6 +84,12 @@ void check_utf8_run(const uint8_t* p) {
   ASSERT_EQ(saved, w.saved[k]);
   // SIMD128 promises the longest run, or none when ill-formed text precedes the stop.
   if (std::is_same_v<K, simd128_kernel>) ASSERT_EQ(n, w.ill_formed ? 0 : w.boundaries.back());
+  // SWAR64 promises the longest run of whole 2-byte sequences.
+  if (std::is_same_v<K, swar64_kernel>) {
+    size_t want = 0;
+    while (want + 1 < K::width && p[want] >= 0xC2 && p[want] < 0xE0 && (p[want + 1] & 0xC0) == 0x80) want += 2;
+    ASSERT_EQ(n, want);
+  }
 }
 
 template <class K>
