@@ -57,6 +57,12 @@ export function parseBenchArgs(argv, env = process.env) {
     if (v === undefined || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} needs a positive number`);
     return n;
   };
+  // A count of rounds: a whole number, at least 1 (0.4 rounded would run none).
+  const count = (flag, v) => {
+    const n = num(flag, v);
+    if (!Number.isInteger(n)) throw new UsageError(`${flag} needs a whole number of rounds`);
+    return n;
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -68,7 +74,7 @@ export function parseBenchArgs(argv, env = process.env) {
     try {
       switch (flag) {
         case '--quick': o.quick = true; break;
-        case '--rounds': o.rounds = Math.round(num(flag, value())); break;
+        case '--rounds': o.rounds = count(flag, value()); break;
         case '--min-ms': o.minMs = num(flag, value()); break;
         case '--ops': o.ops = parseList(value(), OPERATIONS.map((x) => x.id), 'operation'); break;
         case '--flavors': o.flavors = parseList(value(), FLAVORS, 'flavor'); break;
@@ -90,13 +96,29 @@ export function parseBenchArgs(argv, env = process.env) {
   }
   if (o.flavors.length === 0) throw new UsageError('--flavors: name at least one flavor');
   const base = o.quick ? QUICK : DEFAULTS;
-  o.rounds ??= env.BENCH_ROUNDS ? Math.round(num('BENCH_ROUNDS', env.BENCH_ROUNDS)) : base.rounds;
+  o.rounds ??= env.BENCH_ROUNDS ? count('BENCH_ROUNDS', env.BENCH_ROUNDS) : base.rounds;
   o.minMs ??= env.BENCH_MIN_MS ? num('BENCH_MIN_MS', env.BENCH_MIN_MS) : base.minMs;
   return o;
 }
 
 /** Corpus files: JSON documents; .ndjson/.jsonl files are one document per line. */
 const CORPUS_FILE = /\.(json|ndjson|jsonl)$/i;
+
+const isFile = (f) => {
+  try {
+    return statSync(f).isFile();
+  } catch {
+    return false;
+  }
+};
+
+function readBytes(f) {
+  try {
+    return new Uint8Array(readFileSync(f));
+  } catch (e) {
+    throw new UsageError(`cannot read '${f}': ${e.code === 'EISDIR' ? 'is a directory' : e.message}`);
+  }
+}
 
 /** JSON files of a folder (sorted), or the file itself; .ndjson/.jsonl are many documents. */
 export function readCorpusPath(p) {
@@ -108,11 +130,12 @@ export function readCorpusPath(p) {
   }
   const paths = st.isDirectory()
     ? readdirSync(p)
-        .filter((f) => CORPUS_FILE.test(f))
+        // Files only (a folder named x.json is no document), symbolic links followed.
+        .filter((f) => CORPUS_FILE.test(f) && isFile(join(p, f)))
         .sort()
         .map((f) => join(p, f))
     : [p];
-  return paths.map((f) => makeItem({ name: basename(f), bytes: new Uint8Array(readFileSync(f)), source: f }));
+  return paths.map((f) => makeItem({ name: basename(f), bytes: readBytes(f), source: f }));
 }
 
 export const SHARED_CORPUS = resolve(root, '../shared/corpus');

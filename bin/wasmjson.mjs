@@ -24,6 +24,9 @@ async function codec() {
     try {
       pkg = await import('../dist/node.mjs');
     } catch (e) {
+      // The one setting the package reads at import: a bad value is no broken build.
+      const flavor = process.env.WASMJSON_FLAVOR;
+      if (flavor && /unknown flavor/.test(e.message)) throw new Failure(`WASMJSON_FLAVOR='${flavor}' is not a flavor (simd128 or swar64; unset it to detect)`);
       throw new Failure(`cannot load the package build (dist/node.mjs): ${e.message}\n(in a clone, run: npm run build)`);
     }
     codecCache = pkg.loadSync();

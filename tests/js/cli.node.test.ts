@@ -2,7 +2,7 @@
 // Node, files in a temporary folder, stdin through a pipe. Checks output and exit codes:
 // 0 success, 1 invalid JSON / not found / mismatch, 2 usage or I/O error.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,12 +12,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/wasmjson.mjs');
 let dir = '';
 
-function cli(args: string[], input?: string | Uint8Array) {
+function cli(args: string[], input?: string | Uint8Array, env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [bin, ...args], {
     cwd: dir,
     input: input ?? '',
     encoding: 'utf8',
-    env: { ...process.env, WASMJSON_FLAVOR: '', NO_COLOR: '1' },
+    env: { ...process.env, WASMJSON_FLAVOR: '', NO_COLOR: '1', ...env },
     timeout: 120_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -349,6 +349,16 @@ describe('wasmjson query', () => {
   });
 });
 
+describe('WASMJSON_FLAVOR', () => {
+  it('forces a flavor; a value that is none is exit 2 naming the variable, not a broken build', () => {
+    expect(cli(['validate', '-'], '[1]', { WASMJSON_FLAVOR: 'swar64' }).code).toBe(0);
+    const bad = cli(['validate', '-'], '[1]', { WASMJSON_FLAVOR: 'bogus' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/WASMJSON_FLAVOR='bogus' is not a flavor/);
+    expect(bad.stderr).not.toMatch(/npm run build/);
+  });
+});
+
 describe('wasmjson bench', () => {
   const quick = ['--rounds', '1', '--min-ms', '1', '--no-heap', '--no-peers'];
 
@@ -390,6 +400,18 @@ describe('wasmjson bench', () => {
     expect(ops.code).toBe(2);
     expect(ops.stderr).toMatch(/unknown operation 'frobnicate'/);
     expect(cli(['bench', 'doc.json', '--rounds', 'zero']).code).toBe(2);
+    // A fraction of a round rounded to none would measure nothing.
+    const fraction = cli(['bench', 'doc.json', '--rounds', '0.4']);
+    expect(fraction.code).toBe(2);
+    expect(fraction.stderr).toMatch(/--rounds needs a whole number/);
     expect(cli(['bench', 'doc.json', '--what']).code).toBe(2);
+  });
+
+  it('a folder named like a JSON file inside a folder is no document', () => {
+    mkdirSync(join(dir, 'set/sub.json'), { recursive: true });
+    file('set/one.json', '[1, 2]');
+    const r = cli(['bench', 'set', ...quick, '--ops', 'validate', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).files.map((f: { name: string }) => f.name)).toEqual(['one.json']);
   });
 });
