@@ -7,7 +7,7 @@
 // object whose shape (key sequence, numbered by wasm) was seen before is made by a
 // cached constructor holding one object literal, else property by property.
 
-import { grownTyped, ownElements, withOwnElements } from './own-elements.js';
+import { concat, grownTyped, ownElements, withOwnElements } from './own-elements.js';
 import { unescapeSource } from './unescape.js';
 
 const T_NULL = 0;
@@ -568,7 +568,7 @@ function numberArray(f64: Float64Array, at: number, n: number): number[] {
   }
   // (Doubled by concat of itself: arrays from ownElements() share one allocation site,
   // whose elements kind other callers make generic, which would box every double.)
-  while (n > doubles.length) doubles = doubles.concat(doubles);
+  while (n > doubles.length) doubles = concat(doubles, doubles);
   const a = doubles;
   for (let k = 0; k < n; k++) a[k] = f64[at + k];
   return a.slice(0, n);

@@ -7,7 +7,7 @@
 // JSON text (strings, bytes) is canonicalized in wasm instead (cpp/core/canonicalize.h,
 // codec.ts); it comes here only for what this file rejects, so the errors are these.
 
-import { apply, classify, getPrototypeOf, isArray, objectKeys, K_OBJECT, K_RAW, unbox } from './boxed.js';
+import { apply, isArray, objectKeys, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, unbox } from './boxed.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 
 export class CanonicalizationError extends TypeError {
@@ -35,16 +35,13 @@ function convert(holder: object, key: string, value: unknown): unknown {
     if (typeof toJSON === 'function') value = apply(toJSON, value, [key]);
   }
   if (typeof value === 'object' && value !== null && !isArray(value)) {
-    const proto = getPrototypeOf(value);
-    if (proto !== Object.prototype) {
-      const kind = classify(value, proto);
-      if (kind === K_RAW) {
-        // Raw JSON text holds a primitive written as its author chose (often a number
-        // beyond double precision); JCS fixes one form, which that text may not be in.
-        throw new CanonicalizationError(`JSON.rawJSON(${JSON.stringify((value as { rawJSON: string }).rawJSON)}) cannot be canonicalized`);
-      }
-      if (kind !== K_OBJECT) value = unbox(value, kind);
+    const kind = kindOf(value);
+    if (kind === K_RAW) {
+      // Raw JSON text holds a primitive written as its author chose (often a number
+      // beyond double precision); JCS fixes one form, which that text may not be in.
+      throw new CanonicalizationError(`JSON.rawJSON(${JSON.stringify((value as { rawJSON: string }).rawJSON)}) cannot be canonicalized`);
     }
+    if (kind !== K_OBJECT && kind !== K_OPAQUE) value = unbox(value, kind);
   }
   void holder;
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return OMIT;
@@ -89,7 +86,7 @@ export function canonicalizeValue(root: unknown): string {
     if (depth === stack.length) stack = withOwnElements(stack, depth + 1, undefined as unknown as Frame);
     if (isArray(v)) {
       out += '[';
-      stack[depth++] = { value: v, keys: undefined, length: v.length, next: 0, wroteAny: false };
+      stack[depth++] = { value: v, keys: undefined, length: lengthOf(v), next: 0, wroteAny: false };
     } else {
       out += '{';
       const keys = objectKeys(v).sort();

@@ -1,7 +1,7 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
 import { buildValue, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
-import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
+import { BYTES_IN_WASM, codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
@@ -115,7 +115,11 @@ export interface Codec {
   validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
   /** JSON.stringify, byte for byte (undefined where JSON.stringify returns undefined). */
   stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string;
-  /** The same text as UTF-8 bytes, without building the string first. */
+  /**
+   * The same text as UTF-8 bytes, without building the string first. undefined where
+   * JSON.stringify returns undefined (a top-level undefined, function or symbol), which
+   * the return type leaves out as TypeScript's own type of JSON.stringify does.
+   */
   encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer>;
 }
 
@@ -205,13 +209,15 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
    */
   function failure(code: number, byteOffset: number, source: ErrorSource, bytes: number, ptr: number): Error {
     if (code === OUT_OF_MEMORY) return outOfMemory(bytes);
-    return syntaxError(code, byteOffset, source, ptr);
+    return syntaxError(code, byteOffset, source, ptr, bytes);
   }
 
-  function syntaxError(code: number, byteOffset: number, source: ErrorSource, ptr: number): JsonSyntaxError {
+  function syntaxError(code: number, byteOffset: number, source: ErrorSource, ptr: number, len: number): JsonSyntaxError {
     const r = wasm.wj_text_position(ptr, byteOffset) >>> 2;
     const i32 = memory.wide().i32;
     const line = i32[r] >>> 0;
+    // (A view made now: the error is made before anything else runs in wasm.)
+    if (source === BYTES_IN_WASM) source = memory.bytes().subarray(ptr, ptr + len);
     if (typeof source === 'string') {
       const units = i32[r + 2] >>> 0;
       return new JsonSyntaxError(codeName(code), units, source, { line, column: units - (i32[r + 3] >>> 0) + 1 });
@@ -619,7 +625,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
       code = wasm.wj_validate(region.ptr, region.len, typeof bytesOrText === 'string' ? 0 : FLAG_SKIP_BOM);
       // (Built while the document is still in wasm memory: its position is read there.)
       if (code !== 0 && code !== OUT_OF_MEMORY && explain) {
-        error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr);
+        error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr, region.len);
       }
     } finally {
       memory.release(region);

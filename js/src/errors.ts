@@ -90,6 +90,13 @@ function specialString(source: ErrorSource): string | undefined {
 export type ErrorSource = string | Uint8Array;
 
 /**
+ * Stands for bytes whose errors must be described from their copy in wasm memory, not
+ * from the caller's array: a lazy document's, read after lazy() returned, when the caller
+ * may have changed or detached its array (the codec's error maker swaps in the copy).
+ */
+export const BYTES_IN_WASM: Uint8Array = new Uint8Array(0);
+
+/**
  * A JSON syntax error. `offset` is a UTF-16 index into a string input, or a byte offset
  * into bytes input; `line` and `column` are 1-based in the same units.
  */

@@ -4,7 +4,7 @@
 // full. See cpp/core/navigate.h for what is and is not checked.
 import type { WasmExports } from './exports.js';
 import type { Memory, Region } from './memory.js';
-import { outOfMemory } from './errors.js';
+import { BYTES_IN_WASM, outOfMemory } from './errors.js';
 import { decodeUtf8 } from './utf8.js';
 
 const NONE = 0xffffffff;
@@ -601,7 +601,9 @@ export function lazy(host: NavHost, source: string | Uint8Array): LazyValue {
     host.memory.release(region);
     throw e;
   }
-  const doc = new LazyDocument(host, region, source);
+  // Errors found later are described from the document's copy in wasm memory: the
+  // caller's bytes may change or be detached meanwhile.
+  const doc = new LazyDocument(host, region, typeof source === 'string' ? source : BYTES_IN_WASM);
   if (r.kind !== KIND_OBJECT && r.kind !== KIND_ARRAY) {
     try {
       return host.valueAt(region, r.offset, source, ROOT) as LazyValue;

@@ -8,6 +8,16 @@
 // their lengths and grow them through these functions first.
 // (Typed arrays need none of this: their elements never reach a prototype.)
 
+// The built-in concat, taken once: loops that double an array by it must end whatever a
+// program later puts in Array.prototype.concat (one that did not grow the array hung them).
+const arrayConcat = Array.prototype.concat;
+const apply = Reflect.apply;
+
+/** a's elements then b's, in a new array (the built-in Array.prototype.concat). */
+export function concat<T>(a: T[], b: T[]): T[] {
+  return apply(arrayConcat, a, [b]) as T[];
+}
+
 /** A new array of `length` own elements, each `fill`. */
 export function ownElements<T>(length: number, fill: T): T[] {
   // Doubled by concat from a literal: the array stays packed (Array.from makes a holey
@@ -15,14 +25,14 @@ export function ownElements<T>(length: number, fill: T): T[] {
   // generic: an array meant for unboxed doubles is better grown from its own literal
   // (build.ts, numberArray).
   let a = [fill];
-  while (a.length < length) a = a.concat(a);
+  while (a.length < length) a = concat(a, a);
   return a.length === length ? a : a.slice(0, length);
 }
 
 /** `array` with at least `min` own elements: itself if it has them, else a longer copy (new ones `fill`). */
 export function withOwnElements<T>(array: T[], min: number, fill: T): T[] {
   if (array.length >= min) return array;
-  return array.concat(ownElements(Math.max(min, 2 * array.length, 16) - array.length, fill));
+  return concat(array, ownElements(Math.max(min, 2 * array.length, 16) - array.length, fill));
 }
 
 /** `array` itself if it has `min` elements, else a copy with room for them (zeros after its own). */

@@ -1,7 +1,7 @@
 // JSON.parse's reviver walk (ECMA-262 InternalizeJSONProperty, with the JSON.parse
 // source text access extension), iteratively: a post-order walk over an explicit stack,
 // so a deep document cannot overflow the call stack.
-import { apply } from './boxed.js';
+import { apply, lengthOf } from './boxed.js';
 import { defineData, type ParseRecord } from './build.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 
@@ -65,7 +65,7 @@ function enter(holder: object, key: string, record: ParseRecord | undefined): Fr
   let length = 0;
   if (isObject(value)) {
     if (Array.isArray(value)) {
-      length = toLength((value as { length: unknown }).length);
+      length = lengthOf(value as { length: unknown });
     } else {
       keys = Object.keys(value);
       length = keys.length;
@@ -74,8 +74,3 @@ function enter(holder: object, key: string, record: ParseRecord | undefined): Fr
   return { holder, key, record, value, keys, length, next: 0 };
 }
 
-function toLength(v: unknown): number {
-  const n = Number(v);
-  if (!(n > 0)) return 0;
-  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
-}

@@ -7,7 +7,7 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
-import { apply, classify, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_RAW, numberValueOf, objectKeys, ownDataValue, stringValueOf, unbox } from './boxed.js';
+import { apply, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, numberValueOf, objectKeys, ownDataValue, stringValueOf, toLength, toNumber, unbox } from './boxed.js';
 import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
 import type { StringBuiltins } from './string-builtins.js';
@@ -108,7 +108,6 @@ const AT_TOP = 0;
 const IN_ARRAY = 1;
 const IN_OBJECT = 2;
 
-const ObjectPrototype = Object.prototype;
 const encoder = new TextEncoder();
 
 /**
@@ -442,6 +441,8 @@ function walk(
   let strings = '';
 
   let deep: Set<object> | undefined;
+  // Objects read by key only (kindOf: K_OPAQUE), none in almost every call.
+  let opaque: WeakSet<object> | undefined;
   let holder: any = replacer !== undefined ? { '': root } : undefined;
   let keys: readonly string[] | null = null;
   let index = 0;
@@ -501,21 +502,20 @@ function walk(
         } else {
           const array = isArray(value);
           if (!array) {
-            const proto = getPrototypeOf(value);
-            if (proto !== ObjectPrototype) {
-              // Boxed primitives and JSON.rawJSON values (rare: checked off the fast path).
-              const kind = classify(value, proto);
-              if (kind !== K_OBJECT) {
-                if (kind === K_RAW) {
-                  const text: string = value.rawJSON;
-                  op = putLength(ops, op, T_RAW, text.length);
-                  strings += text;
-                  break;
-                }
-                value = unbox(value, kind);
-                type = typeof value;
-                continue;
+            // Boxed primitives and JSON.rawJSON values (rare: plain objects pay one test).
+            const kind = kindOf(value);
+            if (kind === K_OPAQUE) {
+              (opaque ??= new WeakSet()).add(value);
+            } else if (kind !== K_OBJECT) {
+              if (kind === K_RAW) {
+                const text: string = value.rawJSON;
+                op = putLength(ops, op, T_RAW, text.length);
+                strings += text;
+                break;
               }
+              value = unbox(value, kind);
+              type = typeof value;
+              continue;
             }
           }
           // Cycle check against the open containers.
@@ -547,7 +547,7 @@ function walk(
           index = 0;
           if (array) {
             keys = null;
-            length = arrayLength(value);
+            length = lengthOf(value);
             // Its text would outgrow any string ('[', then a character and a comma each):
             // JSON.stringify's error now, not after reading every element.
             if (length > MAX_ARRAY_LENGTH) throw new RangeError('Invalid string length');
@@ -623,7 +623,8 @@ function walk(
         // the next of the snapshot `keys` (taken when the object opened, as
         // JSON.stringify's): the same Gets in the same order. On the first key that is
         // not (a getter deleted or added one), the rest are read by key, from `keys`.
-        if (fast && propertyList === undefined && index <= FOR_IN_RESUME_MAX && length <= FOR_IN_MAX_KEYS && !isIndexLike(keys![0])) {
+        if (fast && propertyList === undefined && index <= FOR_IN_RESUME_MAX && length <= FOR_IN_MAX_KEYS && !isIndexLike(keys![0]) &&
+            (opaque === undefined || !opaque.has(holder))) {
           let skip = index;
           for (const k in holder) {
             if (skip !== 0) {
@@ -784,17 +785,6 @@ function putLength(ops: Int32Array, op: number, tag: number, length: number): nu
   return op + 2;
 }
 
-function arrayLength(a: { length: unknown }): number {
-  const n = a.length;
-  return typeof n === 'number' && n === n >>> 0 ? n : toLength(n);
-}
-
-function toLength(v: unknown): number {
-  const n = Number(v);
-  if (!(n > 0)) return 0;
-  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
-}
-
 /** The replacer array as a property list: strings and numbers (or boxed ones), de-duplicated. */
 function toPropertyList(replacer: { length: unknown; [i: number]: unknown }): string[] {
   // A Set keeps the first occurrence's place; Array.from defines the list's elements.
@@ -821,7 +811,7 @@ function pairsAcrossRepeats(gap: string): boolean {
 /** JSON.stringify's gap from its space argument (also prettify's indent). */
 export function toGap(space: unknown): string {
   if (typeof space === 'object' && space !== null) {
-    if (hasSlot(numberValueOf, space)) space = Number(space);
+    if (hasSlot(numberValueOf, space)) space = toNumber(space);
     else if (hasSlot(stringValueOf, space)) space = String(space);
   }
   if (typeof space === 'number') {
@@ -871,10 +861,11 @@ function propertyName(key: string): string {
  * `prototype` is the prototype. Then, from the object up its prototype chain, the first
  * level with a string @@toStringTag data property gives it (even ''), or with a
  * `constructor` data property that is a function named other than '' and 'Object' (the
- * object's own `constructor` is not looked at). Else 'Object' ('Array' for arrays).
+ * object's own `constructor` is not looked at). Else 'Object' ('Array' for arrays: an
+ * array subclass is named as its class; a proxy of an array, which V8 names 'Object',
+ * cannot be told apart and is named 'Array').
  */
 function constructorName(o: object): string {
-  if (isArray(o)) return 'Array';
   const nameOf = (c: unknown): string => {
     if (typeof c !== 'function') return '';
     const name = ownDataValue(c, 'name');
@@ -898,7 +889,7 @@ function constructorName(o: object): string {
   } catch {
     // A proxy trap threw: fall back to the generic name.
   }
-  return 'Object';
+  return isArray(o) ? 'Array' : 'Object';
 }
 
 /** UTF-8 with lone surrogates as WTF-8 (raw JSON text kept them) -> the JS string. */

@@ -637,6 +637,31 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it("a lazy document's later errors describe its own copy, whatever became of the caller's bytes", () => {
+      // (Lookups by key read the object to its end, skipping values unread: b's is read
+      // only when asked for.)
+      const text = '{"a":1,"b":x,"c":[1,]}';
+      const want = attempt(() => JSON.parse(text));
+      for (const change of [(b: Uint8Array) => b.fill(0x41), (b: Uint8Array) => structuredClone(b.buffer, { transfer: [b.buffer] })]) {
+        const bytes = new TextEncoder().encode(text);
+        const doc = codec.lazy(bytes) as LazyNode;
+        change(bytes);
+        expect(doc.get('a')).toBe(1);
+        let error: any;
+        try {
+          doc.get('b');
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(SyntaxError);
+        expect(error.message).toBe((want as { error: Error }).error.message);
+        expect([error.offset, error.line, error.column]).toEqual([11, 1, 12]);
+        expect(error.excerpt).toContain('"b":x');
+        expect(() => (doc.get('c') as LazyNode).toJS()).toThrow(`Unexpected token ']', ...":x,"c":[1,]}" is not valid JSON`);
+        doc.free();
+      }
+    });
+
     it('lazy() of a scalar document is the value; bad documents throw', () => {
       expect(codec.lazy(' "s" ')).toBe('s');
       expect(codec.lazy('12')).toBe(12);

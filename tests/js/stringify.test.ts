@@ -4,7 +4,7 @@
 // exactly TextEncoder's bytes of the same text.
 import { attempt, type Outcome } from './support/outcome.js';
 import { describe, expect, it } from 'vitest';
-import { encode as exportedEncode, stringify as exportedStringify, type Codec } from 'wasmjson';
+import { encode as exportedEncode, load, stringify as exportedStringify, type Codec } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { Rng } from './support/random-json.js';
 
@@ -396,6 +396,57 @@ for (const flavor of FLAVORS) {
       expectSame(codec, [Object.create(Number.prototype), Object.create(String.prototype)]);
     });
 
+    it('conversions as the specification makes them: ToNumber throws on a BigInt, the built-in prototypes are boxes', () => {
+      // A BigInt from valueOf or a proxy's length: ToNumber's TypeError (Number() converts).
+      const boxedBigInt = () => Object.assign(new Number(5), { valueOf: () => 10n });
+      expectSame(codec, boxedBigInt());
+      expectSame(codec, [boxedBigInt()]);
+      expectSame(codec, [1], null, Object.assign(new Number(1), { valueOf: () => 3n }));
+      const bigLength = (target: unknown[]) => new Proxy(target, { get: (t, k) => (k === 'length' ? 2n : (t as any)[k]) });
+      expectSame(codec, bigLength([1, 2]));
+      expectSame(codec, { a: 1 }, bigLength(['a']));
+      expect(() => codec.canonicalize(bigLength([1, 2]))).toThrow(TypeError);
+      // parse: a reviver that puts such an array where the walk goes next.
+      const reviveInto = (p: (text: string, reviver: (this: any, k: string, v: unknown) => unknown) => unknown) =>
+        attempt(() => p('[1, [2]]', function (this: any, k: string, v: unknown) {
+          if (k === '0') this[1] = bigLength([3, 4]);
+          return v;
+        }));
+      const nativeRevived = reviveInto(JSON.parse);
+      expect(nativeRevived.ok).toBe(false);
+      const revived = reviveInto(codec.parse);
+      expect(revived.ok).toBe(false);
+      expect(describeError((revived as { error: unknown }).error)).toBe(describeError((nativeRevived as { error: unknown }).error));
+      // Number.prototype, String.prototype and Boolean.prototype hold 0, '' and false.
+      expectSame(codec, [Number.prototype, String.prototype, Boolean.prototype, Symbol.prototype]);
+      expectSame(codec, { n: Number.prototype, s: String.prototype, b: Boolean.prototype });
+      // A proxy whose getPrototypeOf trap throws: JSON.stringify never asks for it.
+      const opaque = () => new Proxy({ a: 1, b: [2] }, { getPrototypeOf() { throw new Error('asked for the prototype'); } });
+      expectSame(codec, opaque());
+      expectSame(codec, { x: opaque(), y: [opaque()] });
+      expectSame(codec, { x: opaque() }, null, 2);
+    });
+
+    it('a program that replaced Array.prototype.concat does not hang the walk', async () => {
+      // A codec of its own, whose walk state has not grown yet.
+      const fresh = await load({ flavor });
+      const concat = Array.prototype.concat;
+      let deep: unknown = {};
+      for (let i = 0; i < 40; i++) deep = { d: deep, e: [i] };
+      const want = JSON.stringify(deep);
+      // One that never grows the array: loops doubling an array by it never ended.
+      Array.prototype.concat = function (this: unknown[], ...items: unknown[]) {
+        return concat.apply(this, items).slice(0, this.length);
+      } as typeof concat;
+      let got: string;
+      try {
+        got = fresh.stringify(deep);
+      } finally {
+        Array.prototype.concat = concat;
+      }
+      expect(got).toBe(want);
+    });
+
     it('BigInt: TypeError like native, or integer literals with encode({ bigint: "number" })', () => {
       expectSame(codec, 1n);
       expectSame(codec, { a: [1, 2n] });
@@ -438,6 +489,7 @@ for (const flavor of FLAVORS) {
         () => { const a: any = Object.create(Map.prototype); a.self = a; return a; },
         () => { const a: any = new Map(); a.self = a; return a; },
         () => { const a: any = new (class extends Array {})(); a.push({ b: a }); return a; },
+        () => { class Named extends Array {} const a: any = new Named(); a.push({ b: a }); return a; },
         () => { const a: any = {}; Object.defineProperty(a, 'constructor', { get: () => function Got() {} }); a.self = a; return a; },
       ];
       for (const make of shapes) {
