@@ -650,7 +650,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 }
 
 /** Byte containers (Uint8Array, Buffer, ArrayBuffer, DataView) as a Uint8Array, else undefined. */
-function asBytes(input: unknown): Uint8Array | undefined {
+export function asBytes(input: unknown): Uint8Array | undefined {
   if (input instanceof Uint8Array) return input.length !== 0 ? input : new Uint8Array(0);
   if (input instanceof ArrayBuffer) return bufferBytes(input);
   if (input instanceof DataView || input instanceof Uint8ClampedArray) return viewBytes(input);

@@ -2,6 +2,7 @@
 // obtain the .wasm bytes on its platform; the facade owns the active codec and flavor
 // choice. The exported functions are stable: init() swaps what they call.
 import {
+  asBytes,
   createCodec,
   type Codec,
   type JsonInput,
@@ -79,13 +80,40 @@ export function pickFlavor(requested: string | undefined): Flavor {
   return engineHasSimd128() ? 'simd128' : 'swar64';
 }
 
-async function instantiate(source: WasmSource): Promise<WebAssembly.Instance> {
-  if (source instanceof WebAssembly.Module) return WebAssembly.instantiate(source, IMPORTS);
-  if (typeof source === 'string' || source instanceof URL) source = fetch(source);
-  if (source instanceof ArrayBuffer || source instanceof Uint8Array) {
-    return (await WebAssembly.instantiate(source as Uint8Array<ArrayBuffer>, IMPORTS)).instance;
+const objectToString = Object.prototype.toString;
+
+/** Whether x is a compiled WebAssembly.Module of any realm (an iframe's too). */
+function isModule(x: object): x is WebAssembly.Module {
+  try {
+    WebAssembly.Module.exports(x as WebAssembly.Module);
+    return true;
+  } catch {
+    return false;
   }
-  const response: Response = await (source as Response | Promise<Response>);
+}
+
+/**
+ * The instance of a WasmSource. Kinds are told apart by what they hold, not by
+ * instanceof, so that a page's iframe (another realm) may hand over its bytes, Module or
+ * URL; anything else is a TypeError that says what is taken.
+ */
+async function instantiate(source: WasmSource): Promise<WebAssembly.Instance> {
+  if (typeof source === 'object' && source !== null && isModule(source)) return WebAssembly.instantiate(source, IMPORTS);
+  if (typeof source === 'string' || (typeof source === 'object' && source !== null && objectToString.call(source) === '[object URL]')) {
+    source = fetchWasm(String(source));
+  }
+  const bytes = asBytes(source);
+  if (bytes !== undefined) return (await WebAssembly.instantiate(bytes as Uint8Array<ArrayBuffer>, IMPORTS)).instance;
+  const isResponseLike = (x: unknown): x is Response =>
+    typeof x === 'object' && x !== null && typeof (x as Response).arrayBuffer === 'function' && 'ok' in x;
+  if (!isResponseLike(source) && typeof (source as { then?: unknown } | null)?.then !== 'function') {
+    throw new TypeError(
+      'wasmjson: the wasm to load is a URL (a string or URL), bytes (an ArrayBuffer, typed array or DataView), ' +
+        `a WebAssembly.Module, or a fetch Response or a promise of one; got ${source === null ? 'null' : objectToString.call(source)}`,
+    );
+  }
+  const response = await (source as Response | Promise<Response>);
+  if (!isResponseLike(response)) throw new TypeError(`wasmjson: the promise for the wasm gave ${objectToString.call(response)}, not a Response`);
   if (!response.ok) throw new Error(`wasmjson: could not load ${response.url}: HTTP ${response.status}`);
   if (typeof WebAssembly.instantiateStreaming === 'function' &&
       response.headers.get('content-type')?.startsWith('application/wasm')) {
@@ -94,12 +122,44 @@ async function instantiate(source: WasmSource): Promise<WebAssembly.Instance> {
   return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
 }
 
+/** fetch(url), its failure (a network error, a CSP's connect-src) naming the wasm. */
+async function fetchWasm(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (e) {
+    throw new Error(`wasmjson: could not load ${url}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+}
+
 export function createFacade(platform: Platform) {
   let active: Codec | undefined;
+  // Why the entry's own start-up init() failed, if it did (see start()).
+  let startError: unknown;
+  // Calls to init() so far: when they overlap, the one made last decides the codec.
+  let inits = 0;
 
   function codec(): Codec {
-    if (!active) throw new Error('wasmjson: not initialised yet; await init() first');
+    if (!active) {
+      if (startError !== undefined) {
+        const why = (startError as Error)?.message ?? String(startError);
+        throw new Error(`wasmjson: its wasm did not load (${why}); pass its location or bytes to await init({ wasm })`, { cause: startError });
+      }
+      throw new Error('wasmjson: not initialised yet; await init() first');
+    }
     return active;
+  }
+
+  /**
+   * The entry's start-up init() (browsers: at import). A failure is kept, not thrown:
+   * the module still loads, so that init({ wasm }) can follow (a CSP or a custom asset
+   * path that the default URL misses); the functions throw it until then.
+   */
+  async function start(): Promise<void> {
+    try {
+      await init();
+    } catch (e) {
+      startError = e;
+    }
   }
 
   /** A new, independent codec (its own wasm instance and memory). */
@@ -127,11 +187,14 @@ export function createFacade(platform: Platform) {
 
   /** (Re)initialises the codec behind the package's top-level functions. */
   async function init(options: InitOptions = {}): Promise<Implementation> {
-    active = await load(options);
-    return implementation();
+    const call = ++inits;
+    const loaded = await load(options);
+    if (call === inits) active = loaded;
+    return { flavor: loaded.flavor, simd128Supported: engineHasSimd128() };
   }
 
   function initSync(options: { flavor?: Flavor; stringInput?: StringInput } = {}): Implementation {
+    ++inits;  // (an init() still loading does not override it)
     active = loadSync(options);
     return implementation();
   }
@@ -183,6 +246,6 @@ export function createFacade(platform: Platform) {
   }
 
   return {
-    load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize,
+    start, load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize,
   };
 }

@@ -2,16 +2,15 @@
 // tarball into examples/vite-app, build the app with Vite in production mode, serve the
 // output and check in headless Chromium that the page really validated with SIMD128.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
+import { serve, type StaticServer } from './support/static-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const app = resolve(root, 'examples/vite-app');
@@ -19,47 +18,6 @@ const appModules = resolve(app, 'node_modules');
 const installed = resolve(appModules, 'wasmjson');
 const chromiumPath = CHROMIUM_PATH;
 const chromiumArgs = CHROMIUM_ARGS;
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-};
-
-let temp = '';
-let outDir = '';
-let server: Server | undefined;
-let browser: Browser | undefined;
-let chunkModules: string[] = [];
-let createdAppModules = false;
-
-/** A static file server for `dir` on 127.0.0.1; records every request and its status. */
-function serve(dir: string, log: string[]): Promise<string> {
-  server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = resolve(dir, '.' + path);
-    if (file !== dir && !file.startsWith(dir + sep)) file = '';
-    else if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) file = join(file, 'index.html');
-    let body: Buffer | undefined;
-    try {
-      body = file ? readFileSync(file) : undefined;
-    } catch {}
-    log.push(`${body ? 200 : 404} ${path}`);
-    if (!body) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(body);
-  });
-  return new Promise((ok, fail) => {
-    server!.once('error', fail);
-    server!.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/`));
-  });
-}
 
 describe('examples/vite-app (packed tarball, Vite production build, Chromium)', () => {
   beforeAll(async () => {
@@ -102,8 +60,7 @@ describe('examples/vite-app (packed tarball, Vite production build, Chromium)', 
 
   afterAll(async () => {
     await browser?.close().catch(() => {});
-    server?.closeAllConnections();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+    await server?.close();
     if (temp) rmSync(temp, { recursive: true, force: true });
     // Vite also leaves node_modules/.vite-temp (config bundling) behind.
     rmSync(createdAppModules ? appModules : installed, { recursive: true, force: true });
@@ -134,7 +91,8 @@ describe('examples/vite-app (packed tarball, Vite production build, Chromium)', 
 
   it('the built page validates in Chromium with the SIMD128 flavor, without errors', async () => {
     const requests: string[] = [];
-    const url = await serve(outDir, requests);
+    server = await serve(outDir, requests);
+    const url = server.url;
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
     const page = await browser.newPage();
     const problems: string[] = [];

@@ -13,7 +13,8 @@ const facade = createFacade({
   requestedFlavor: () => (globalThis as { WASMJSON_FLAVOR?: string }).WASMJSON_FLAVOR,
   readWasm: async (flavor: Flavor) => fetch(wasmUrl(flavor)),
 });
-await facade.init();
+// (A failure is kept for the functions to report, and the import still succeeds: see start().)
+await facade.start();
 
 export const { load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize } = facade;
 export * from '../public-types.js';
