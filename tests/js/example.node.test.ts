@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
 import { build } from 'vite';
@@ -18,6 +18,13 @@ const appModules = resolve(app, 'node_modules');
 const installed = resolve(appModules, 'wasmjson');
 const chromiumPath = CHROMIUM_PATH;
 const chromiumArgs = CHROMIUM_ARGS;
+
+let temp = '';
+let outDir = '';
+let server: StaticServer | undefined;
+let browser: Browser | undefined;
+let chunkModules: string[] = [];
+let createdAppModules = false;
 
 describe('examples/vite-app (packed tarball, Vite production build, Chromium)', () => {
   beforeAll(async () => {
