@@ -139,6 +139,27 @@ interface Session {
   nums: Float64Array;
   /** wj_write mode bits that start the document with the next batch (0 once started). */
   begin: number;
+  /** The output becomes a JS string: past what one can hold, the walk stops (flush). */
+  text: boolean;
+}
+
+// Output lengths every engine's strings reach (V8's limit is 2^29 - 24 units, the
+// others' larger); beyond, fitsInString asks the engine.
+let fitsUpTo = 2 ** 28;
+
+/**
+ * Whether a string of n units can exist here. 'x'.repeat(n) is a rope in V8, JSC and
+ * SpiderMonkey (no n bytes are allocated), and a RangeError past the engine's limit.
+ */
+function fitsInString(n: number): boolean {
+  if (n <= fitsUpTo) return true;
+  try {
+    'x'.repeat(n);
+  } catch {
+    return false;
+  }
+  fitsUpTo = n;
+  return true;
 }
 
 /** Per-codec state shared by the walks (the key cache) and the wasm plumbing. */
@@ -207,7 +228,7 @@ class Writer {
     if (ptr === 0) throw outOfMemory();
     this.views();
     const r = ptr >>> 2;
-    return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0 };
+    return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false };
   }
 
   release(s: Session): void {
@@ -321,6 +342,15 @@ class Writer {
       throw new Error(`wasmjson: internal error ${status} from wj_write`);
     }
     s.begin = 0;
+    if (s.text) {
+      // Output that no string can hold: JSON.stringify's error now, not after filling
+      // wasm memory (a 1,000,000-deep array with an indent wrote 4 GiB, which the
+      // instance then keeps). Its length in units is at least a third of its UTF-8 bytes.
+      const len = this.i32[r + 7] >>> 0;
+      if (len > fitsUpTo && !fitsInString(this.i32[r + 8] & (OUT_NON_ASCII | OUT_WTF8) ? Math.ceil(len / 3) : len)) {
+        throw new RangeError('Invalid string length');
+      }
+    }
     // The outermost call's new keys have reached wasm. (A nested call defines none, and
     // must not forget the outer call's: they may still wait in its unsent batch.)
     // (Checked first: setting an array's length costs more than reading it.)
@@ -378,6 +408,7 @@ class Writer {
       this.wasm.wj_writer_reset_keys();
     }
     const s = this.acquire();
+    s.text = keepLone; // (the text route: stringify, and encode of a gap that pairs surrogates)
     this.active++;
     try {
       this.begin(s, gap, keepLone ? F_KEEP_LONE_SURROGATES : 0);

@@ -887,3 +887,21 @@ for (const flavor of FLAVORS) {
     });
   });
 }
+
+describe('stringify output longer than any string', () => {
+  it('is RangeError: Invalid string length, as native, once the output passes the limit (not after the whole walk)', () => {
+    // ~1.27 billion characters: over every engine's limit (V8: 2^29 - 24 units).
+    let reads = 0;
+    const item = {
+      get v() {
+        reads++;
+        return 'x'.repeat(600);
+      },
+    };
+    const items = new Array(2 ** 21).fill(item);
+    expect(() => exportedStringify(items)).toThrow(new RangeError('Invalid string length'));
+    // The walk stopped near the limit: wasm memory did not go on to hold the rest.
+    expect(reads).toBeLessThan(items.length / 2);
+    expect(exportedStringify({ ok: [1, 'x'] })).toBe('{"ok":[1,"x"]}');
+  });
+});
