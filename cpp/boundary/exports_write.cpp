@@ -52,8 +52,9 @@ struct write_session {
   }
   bool strings_room(size_t bytes) {
     if (bytes <= strings_cap && strings) return true;
-    size_t cap = strings_cap ? strings_cap : kStringsCap;
-    while (cap < bytes) cap *= 2;
+    // (Doubling by grown_capacity: a loop of its own wrapped around to 0 past 2^31.)
+    size_t cap = grown_capacity(strings_cap, bytes, kStringsCap, 1);
+    if (cap == 0 || cap > SIZE_MAX - kPadding) return false;
     void* p = std::malloc(cap + kPadding);  // old content is not needed: JS refills it
     if (!p) return false;
     std::free(strings);

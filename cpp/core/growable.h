@@ -11,13 +11,21 @@ namespace wasmjson {
 // `current` (or from `initial` when empty): doubling while small, 1.5x past 64 MiB, so a
 // huge document's buffers leave room in wasm32's 4 GiB for the realloc copy. 0 when
 // `needed` elements are more bytes than any object can have (PTRDIFF_MAX).
+//
+// No step goes past kGrowthCeiling bytes: wasm32's allocator has no block of 2 GiB (its
+// largest is about 2^31 - 4 KiB), so a step past it (the 1.5x after 1.72 GB went to
+// PTRDIFF_MAX) failed where the need itself would have fit; the ceiling, or the exact
+// need beyond it, is asked for instead.
+inline constexpr size_t kGrowthCeiling = (size_t{1} << 31) - (size_t{64} << 10);
 inline size_t grown_capacity(size_t current, size_t needed, size_t initial, size_t elem) {
   const size_t max = static_cast<size_t>(PTRDIFF_MAX) / elem;
   if (needed > max) return 0;
+  const size_t ceiling = kGrowthCeiling / elem;
   size_t cap = current ? current : initial;
   while (cap < needed) {
     size_t step = cap * elem < (size_t{64} << 20) ? cap : cap / 2;
-    cap = step > max - cap ? max : cap + step;
+    if (cap >= ceiling || step > ceiling - cap) return needed > ceiling ? needed : ceiling;
+    cap += step;
   }
   return cap;
 }

@@ -46,8 +46,9 @@ class prettify_writer {
   // Tokens are copied, never located: the reader skips its UTF-16 position counting.
   static constexpr bool kIgnoresPositions = true;
 
-  // Each level is indented by `indent` (1 to 10 bytes: JSON.stringify's space argument,
-  // already reduced by the caller; minified text is minify_in_place's job).
+  // Each level is indented by `indent` (1 to 30 bytes, the UTF-8 of at most 10 UTF-16
+  // units: JSON.stringify's space argument, already reduced by the caller; minified text
+  // is minify_in_place's job).
   // `out` must be empty; finish() gives it its size.
   prettify_writer(growable<uint8_t>& out, growable<uint8_t>& line, const uint8_t* indent, size_t indent_len)
       : out_(out), line_(line), indent_(indent), indent_len_(indent_len), o_(out.data()),
@@ -237,7 +238,8 @@ result minify_in_place(uint8_t* data, size_t len, uint32_t flags, byte_stack& st
 }
 
 // Pretty-prints data[0..len) (requires kPadding zero bytes after data[len - 1]) with
-// `indent` (1 to 10 bytes) per level. `out` is cleared first and receives the output.
+// `indent` (1 to 30 bytes: the UTF-8 of at most 10 UTF-16 units) per level. `out` is
+// cleared first and receives the output.
 // With `saw_replacement`, it is set to whether a string held U+FFFD (the output then may
 // too; without one, JS need not look for lone surrogates TextEncoder replaced).
 template <class Kernel>

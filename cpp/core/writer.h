@@ -194,6 +194,7 @@ class json_writer {
         }
         case cmd::kString: {
           size_t n = length(w);
+          if (n > kMaxEscapableUnits) return cmd::kOutOfMemory;
           WJ_RESERVE(prefix_room() + 2 + n * kMaxEscapedPerUnit + kEscapeSlack);
           o = value_prefix(o);
           o = quoted(o, n);
@@ -235,6 +236,7 @@ class json_writer {
         }
         case cmd::kKeyString: {
           size_t n = length(w);
+          if (n > kMaxEscapableUnits) return cmd::kOutOfMemory;
           WJ_RESERVE(prefix_room() + 4 + n * kMaxEscapedPerUnit + kEscapeSlack);
           o = key_prefix(o);
           o = quoted(o, n);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "growable.h"
 #include "writer_commands.h"
 
 namespace wasmjson {
@@ -20,6 +21,10 @@ namespace wasmjson {
 inline constexpr size_t kMaxEscapedPerUnit = 6;
 // Extra output room for the chunk stores of copy_string_run / narrow_string_run.
 inline constexpr size_t kEscapeSlack = 16;
+// The most units a string may have for its worst-case room (kMaxEscapedPerUnit each) to
+// be a request memory can meet (kGrowthCeiling): more is out of memory at once, and the
+// room's size cannot wrap around in wasm32's 32-bit size_t.
+inline constexpr size_t kMaxEscapableUnits = kGrowthCeiling / kMaxEscapedPerUnit;
 
 namespace detail {
 

@@ -30,6 +30,19 @@ TEST(GrownCapacity, GrowsByHalvesPast64MiB) {
   EXPECT_EQ(grown_capacity(4 * kMiB, 4 * kMiB + 1, 1, 8), 8 * kMiB);
 }
 
+TEST(GrownCapacity, StepsStopAtTheCeilingBelow2GiB) {
+  // The 1.5x step after 1,719,926,784 bytes would pass 2 GiB, which no wasm32 block can
+  // have (the step once went to PTRDIFF_MAX and failed): the ceiling instead.
+  EXPECT_EQ(grown_capacity(1719926784, 1719926785, 1, 1), kGrowthCeiling);
+  EXPECT_EQ(grown_capacity(1146617856, 1719926785, 1, 1), kGrowthCeiling);
+  EXPECT_EQ(grown_capacity(1719926784 / 4, 1719926784 / 4 + 1, 1, 4), kGrowthCeiling / 4);
+  // A need beyond the ceiling is asked for exactly; at the ceiling, no further step.
+  EXPECT_EQ(grown_capacity(1719926784, kGrowthCeiling + 5, 1, 1), kGrowthCeiling + 5);
+  EXPECT_EQ(grown_capacity(kGrowthCeiling, kGrowthCeiling + 1, 1, 1), kGrowthCeiling + 1);
+  // Below it, growth is as before.
+  EXPECT_EQ(grown_capacity(1146617856, 1146617857, 1, 1), 1719926784u);
+}
+
 TEST(GrownCapacity, RefusesWhatASizeCannotHoldAndNeverWraps) {
   constexpr size_t kMax = static_cast<size_t>(PTRDIFF_MAX);
   EXPECT_EQ(grown_capacity(0, kMax, 1024, 1), kMax);

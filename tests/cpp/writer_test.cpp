@@ -340,6 +340,18 @@ TYPED_TEST(WriterTest, MalformedStreamsAreRefusedWithoutOutput) {
   more.b().ops.push_back(cmd::word(cmd::kString, 4));
   more.b().strings = u"ab";
   EXPECT_EQ(h.run(more), bad);
+  // A length whose worst-case room no memory can give (6 bytes a unit would wrap around
+  // wasm32's size_t from 715,827,883 units): out of memory before any room is asked for.
+  const std::string oom = "<status " + std::to_string(cmd::kOutOfMemory) + ">";
+  for (cmd::tag t : {cmd::kString, cmd::kKeyString}) {
+    for (uint32_t n : {static_cast<uint32_t>(kMaxEscapableUnits + 1), 715827883u, 0xFFFFFFFFu}) {
+      script huge;
+      huge.op(t, cmd::kLong);
+      huge.b().ops.push_back(n);
+      huge.b().strings = u"ab";
+      EXPECT_EQ(h.run(huge), oom) << n;
+    }
+  }
 }
 
 TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {

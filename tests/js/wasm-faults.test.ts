@@ -252,6 +252,12 @@ for (const flavor of FLAVORS) {
     it('out of memory, stringify and encode: output that cannot fit is a RangeError and the instance stays usable', async () => {
       const codec = await load({ flavor });
       expectWorks(codec);
+      // 300 million units fit: escaping reserves 6 bytes a unit, 1.8 GB, below 2 GiB
+      // (growth once stopped at 1.72 GB, so strings from 287 million units failed).
+      let fits: string | undefined = 'y'.repeat(300_000_000);
+      const text = codec.stringify([fits]);
+      expect([text.length, text.slice(0, 4), text.slice(-3)]).toEqual([300_000_004, '["yy', 'y"]']);
+      fits = undefined;
       // One string of 360 million units: escaping reserves 6 bytes a unit (over 2 GiB of
       // output room on top of the string itself), more than wasm32 can hold.
       let long: string | undefined = 'x'.repeat(360_000_000);
