@@ -226,6 +226,24 @@ for (const flavor of FLAVORS) {
       expect(b.n).not.toBe(c.n);
     });
 
+    it('a shape gets its constructor at its 128th object in one document, or when it recurs in another: same objects either way', async () => {
+      // A codec of its own, so that every shape here is new to it.
+      const fresh = await load({ flavor });
+      const objects = (n: number, tag: string) =>
+        `[${Array.from({ length: n }, (_, i) => `{"id${tag}":${i},"__proto__":{"q${tag}":${i}},"2":"${i}","v${tag}":[${i}]}`).join(',')}]`;
+      // Past 128 in one document: the rest are made by the constructor.
+      for (const text of [objects(300, 'a'), objects(127, 'b'), objects(128, 'c'), objects(129, 'd')]) {
+        for (const input of [text, utf8(text)]) expectSameValue(fresh.parse(input), JSON.parse(text), text.slice(0, 60));
+      }
+      // Seen once, then again in a second and third document.
+      const once = objects(3, 'e');
+      for (let i = 0; i < 3; i++) expectSameValue(fresh.parse(once), JSON.parse(once), `document ${i + 1}`);
+      const made = fresh.parse(objects(2, 'a'));
+      expect(Object.getPrototypeOf(made[0])).toBe(Object.prototype);
+      expect(Object.keys(made[0])).toEqual(['2', 'ida', '__proto__', 'va']);
+      expect(made[0]).not.toBe(made[1]);
+    });
+
     it('all-number arrays (packed): values, -0, holes never, and independent arrays', () => {
       const texts = [
         '[1,2,3]', '[-0,0,-0.0,0.0]', '[1.5,-2.5e-3,1e400,-1e400,5e-324]', '[134217727,134217728,-134217729]',
