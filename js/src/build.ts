@@ -37,12 +37,14 @@ const NO_ID = (1 << 28) - 1;
  * about 100 us each in V8, where an object made by assignment costs a few hundred ns
  * more than one made by it): once the shape recurs in a second document (a program that
  * parses the same kinds of documents again, whose later parses then pay nothing), or is
- * seen this many times in one. The second sighting alone, the rule before, compiled one
- * per shape of a document parsed once: twitter.json with keys never seen before parsed
- * at 0.17x native, and at 0.65x with this rule (github_events.json 0.22x to 0.77x),
- * with the same speed from the third parse of recurring documents on.
+ * seen this many times in one (the most sightings counts hold: a huge document of
+ * records). The second sighting alone, the rule before, compiled one per shape of a
+ * document parsed once: with keys new to the codec (bench/cold.mjs) twitter.json parsed
+ * at 0.17x native, github_events.json at 0.22x; with this rule 0.83x and 0.73x (at 128
+ * sightings: 0.65x and 0.74x), and recurring documents as fast as before from their
+ * third parse on.
  */
-const SIGHTINGS_BEFORE_CONSTRUCTOR = 128;
+const SIGHTINGS_BEFORE_CONSTRUCTOR = 255;
 
 type ObjectConstructor = (values: unknown[], base: number) => object;
 

@@ -226,13 +226,13 @@ for (const flavor of FLAVORS) {
       expect(b.n).not.toBe(c.n);
     });
 
-    it('a shape gets its constructor at its 128th object in one document, or when it recurs in another: same objects either way', async () => {
+    it('a shape gets its constructor at its 255th object in one document, or when it recurs in another: same objects either way', async () => {
       // A codec of its own, so that every shape here is new to it.
       const fresh = await load({ flavor });
       const objects = (n: number, tag: string) =>
         `[${Array.from({ length: n }, (_, i) => `{"id${tag}":${i},"__proto__":{"q${tag}":${i}},"2":"${i}","v${tag}":[${i}]}`).join(',')}]`;
-      // Past 128 in one document: the rest are made by the constructor.
-      for (const text of [objects(300, 'a'), objects(127, 'b'), objects(128, 'c'), objects(129, 'd')]) {
+      // Past 255 in one document: the rest are made by the constructor.
+      for (const text of [objects(600, 'a'), objects(254, 'b'), objects(255, 'c'), objects(256, 'd')]) {
         for (const input of [text, utf8(text)]) expectSameValue(fresh.parse(input), JSON.parse(text), text.slice(0, 60));
       }
       // Seen once, then again in a second and third document.
