@@ -20,16 +20,15 @@ class Failure extends Error {
 let codecCache;
 async function codec() {
   if (!codecCache) {
-    let pkg;
     try {
-      pkg = await import('../dist/node.mjs');
+      const pkg = await import('../dist/node.mjs');
+      codecCache = pkg.loadSync();
     } catch (e) {
       // The one setting the package reads at import: a bad value is no broken build.
       const flavor = process.env.WASMJSON_FLAVOR;
       if (flavor && /unknown flavor/.test(e.message)) throw new Failure(`WASMJSON_FLAVOR='${flavor}' is not a flavor (simd128 or swar64; unset it to detect)`);
       throw new Failure(`cannot load the package build (dist/node.mjs): ${e.message}\n(in a clone, run: npm run build)`);
     }
-    codecCache = pkg.loadSync();
   }
   return codecCache;
 }

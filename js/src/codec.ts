@@ -96,9 +96,9 @@ export interface PrettifyOptions {
 export interface Codec {
   readonly flavor: Flavor;
   /** The same JSON text without insignificant whitespace; strings and numbers byte for byte. */
-  minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array;
+  minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array<ArrayBuffer>;
   /** The same JSON text indented like JSON.stringify(value, null, indent), strings and numbers verbatim. */
-  prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array;
+  prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array<ArrayBuffer>;
   /** The value at an RFC 6901 JSON Pointer, or undefined; reads only what the path needs. */
   at(input: JsonInput, pointer: string): unknown;
   /** A document kept in wasm memory, explored on demand (free() it, or let GC do it). */

@@ -150,13 +150,21 @@ export function createFacade(platform: Platform) {
   }
 
   /**
-   * The entry's start-up init() (browsers: at import). A failure is kept, not thrown:
+   * The entry's start-up init() (at import). A failure is kept, not thrown:
    * the module still loads, so that init({ wasm }) can follow (a CSP or a custom asset
    * path that the default URL misses); the functions throw it until then.
    */
   async function start(): Promise<void> {
     try {
       await init();
+    } catch (e) {
+      startError = e;
+    }
+  }
+  /** start() for Node's entries, whose init is synchronous (a bundle that left the .wasm files behind still imports). */
+  function startSync(): void {
+    try {
+      initSync();
     } catch (e) {
       startError = e;
     }
@@ -227,10 +235,10 @@ export function createFacade(platform: Platform) {
     },
   };
 
-  function minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array {
+  function minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array<ArrayBuffer> {
     return codec().minify(input);
   }
-  function prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array {
+  function prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array<ArrayBuffer> {
     return codec().prettify(input, options);
   }
 
@@ -246,6 +254,6 @@ export function createFacade(platform: Platform) {
   }
 
   return {
-    start, load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize,
+    start, startSync, load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize,
   };
 }

@@ -1,7 +1,9 @@
 // Node-only checks of the built files: the SWAR64 flavor has no SIMD opcode, the
 // flavor can be forced by environment, and CommonJS works synchronously.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -48,6 +50,34 @@ describe('Node entry points', () => {
     expect(runNode(code, { WASMJSON_FLAVOR: 'simd128' })).toBe('simd128');
     expect(runNode(code, { WASMJSON_FLAVOR: '' })).toBe('simd128');
     expect(() => runNode(code, { WASMJSON_FLAVOR: 'avx512' })).toThrow(/unknown flavor 'avx512'/);
+  });
+
+  it('a bundle that left the .wasm files behind still imports; calls say why they cannot run until init({ wasm })', () => {
+    const alone = mkdtempSync(join(tmpdir(), 'wasmjson-alone-'));
+    try {
+      copyFileSync(dist + 'node.mjs', join(alone, 'node.mjs'));
+      copyFileSync(dist + 'node.cjs', join(alone, 'node.cjs'));
+      const wasm = JSON.stringify(dist + 'wasmjson-swar64.wasm');
+      const esm = runNode(
+        `const w = await import(${JSON.stringify(join(alone, 'node.mjs'))});
+         let before; try { w.parse('[1]'); } catch (e) { before = e.message; }
+         const { readFileSync } = await import('node:fs');
+         const flavor = (await w.init({ wasm: readFileSync(${wasm}) })).flavor;
+         console.log(JSON.stringify([before, flavor, w.parse('{"a":[1]}')]));`,
+      );
+      const [before, flavor, value] = JSON.parse(esm);
+      expect(before).toMatch(/^wasmjson: its wasm did not load \(ENOENT.*wasmjson-simd128\.wasm.*\); pass its location or bytes to await init\(\{ wasm \}\)$/);
+      expect([flavor, value]).toEqual(['swar64', { a: [1] }]);
+      const cjs = runNode(
+        `const w = require(${JSON.stringify(join(alone, 'node.cjs'))});
+         try { w.validate('[1]'); } catch (e) { console.log(e.message.startsWith('wasmjson: its wasm did not load (ENOENT')); }`,
+        {},
+        'commonjs',
+      );
+      expect(cjs).toBe('true');
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 
   it('require() works synchronously and exposes the same API', () => {
