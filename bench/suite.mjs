@@ -846,8 +846,8 @@ function calibrate(fn, minMs, now) {
 
 /**
  * Times impls interleaved. Returns per impl the ms per call of each round (null in
- * rounds it sat out: impls other than the first (native) that are slower than
- * 4 x minMs per call run only `slowRounds` rounds).
+ * rounds it sat out: peers slower than 4 x minMs per call run only `slowRounds` rounds;
+ * native and wasmjson run every round, whose ratios are the published ones).
  * With `settle` (a full GC), every batch starts from a collected heap: a batch pays for
  * the collections its own garbage causes, never for the garbage the batch before it
  * left (measured on Node 26: the median spread of ratios fell from 6% to 2%, the 90th
@@ -860,7 +860,7 @@ function race(impls, { rounds, minMs, now, slowRounds, settle }) {
     for (let j = 0; j < impls.length; j++) {
       const i = (j + r) % impls.length;
       // The baseline (index 0) runs every round: each ratio needs native's time of that round.
-      const slow = i > 0 && cal[i].perCall > 4 * minMs;
+      const slow = impls[i].kind === 'peer' && cal[i].perCall > 4 * minMs;
       if (slow && r >= slowRounds) {
         samples[i].push(null);
         continue;
