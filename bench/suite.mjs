@@ -319,7 +319,15 @@ function wasmReformatOperation(run, space) {
     native: reformatBytesNatively(space),
     available: (_c, host) => !!host.stages,
     stage: run,
-    check: (_doc, got) => (got === 0 ? null : `wj_reformat returned error code ${got}`),
+    // (The output in wasm memory, copied once for this check: it must parse to the
+    // document's value, as the API's minify and prettify outputs must.)
+    check: (doc, got, output) => {
+      if (got !== 0) return `wj_reformat returned error code ${got}`;
+      if (!(output instanceof Uint8Array)) return 'no output to check';
+      const text = utf8Decoder.decode(output);
+      if (!space && hasWhitespaceOutsideStrings(text)) return 'minified output has whitespace outside strings';
+      return sameValueAs(doc, text) ? null : 'output does not parse to the same value';
+    },
   };
 }
 
@@ -794,6 +802,7 @@ export async function createWasmStage(module) {
   const indent = ex.wj_alloc(2) >>> 0;
   if (!indent) return null;
   new Uint8Array(memory.buffer).set([32, 32], indent);
+  let lastReport = 0;
   const calls = {
     parse: (len) => ex.wj_parse(ptr, len, SKIP_BOM),
     minify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 0),
@@ -815,9 +824,16 @@ export async function createWasmStage(module) {
         if (u8.length === 0) u8 = new Uint8Array(memory.buffer);
         u8.set(bytes, ptr);
         const report = call(len) >>> 0;
+        lastReport = report;
         if (i32.length === 0) i32 = new Int32Array(memory.buffer);
         return i32[report >>> 2];
       };
+    },
+    /** A copy of the last minify or prettify call's output (its report: code, offset, output, length). */
+    lastOutput() {
+      const words = new Int32Array(memory.buffer);
+      const at = words[(lastReport >>> 2) + 2] >>> 0;
+      return new Uint8Array(memory.buffer).slice(at, at + (words[(lastReport >>> 2) + 3] >>> 0));
     },
   };
 }
@@ -1000,7 +1016,7 @@ export async function runSuite(items, codecs, host, options = {}) {
     for (const flavor of flavors) {
       if (op.stage) {
         const stage = host.stages?.[flavor];
-        if (stage) impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => stage.prepare(d.bytes, op.stage)) });
+        if (stage) impls.push({ name: flavor, kind: 'wasmjson', flavor, stage, fns: item.docs.map((d) => stage.prepare(d.bytes, op.stage)) });
       } else {
         impls.push({ name: flavor, kind: 'wasmjson', flavor, fns: item.docs.map((d) => op.wasmjson(codecs[flavor], d)) });
       }
@@ -1022,7 +1038,7 @@ export async function runSuite(items, codecs, host, options = {}) {
       let problem = null;
       for (let i = 0; i < item.docs.length && !problem; i++) {
         try {
-          problem = check(item.docs[i], im.fns[i]());
+          problem = check(item.docs[i], im.fns[i](), im.stage?.lastOutput());
         } catch (e) {
           problem = `threw ${e?.name ?? 'error'}: ${e?.message ?? e}`;
         }
