@@ -400,6 +400,7 @@ export const OPERATIONS = [
       return () => JSON.parse(t, bigintReviver);
     },
     available: (c) => typeof c.parse === 'function' && SOURCE_TEXT_ACCESS,
+    unavailable: "this engine's JSON.parse has no source text access, which the baseline's reviver needs",
     wasmjson: (c, doc) => {
       const t = doc.text;
       const options = { bigint: 'unsafe' };
@@ -952,7 +953,7 @@ export async function runSuite(items, codecs, host, options = {}) {
     const op = operationById(id);
     if (!op) throw new Error(`unknown operation '${id}' (known: ${OPERATIONS.map((o) => o.id).join(', ')})`);
     if (op.available(anyCodec, host)) ops.push(op);
-    else skipped.push({ op: op.id, reason: op.stage ? 'no wasm stage runner' : `codec has no ${op.id}() yet` });
+    else skipped.push({ op: op.id, reason: op.unavailable ?? (op.stage ? 'no wasm stage runner' : `codec has no ${op.id}() yet`) });
   }
   const peers = options.peers === false ? [] : host.peers ?? [];
   const heap = options.heap === false ? null : host.heap ?? null;
