@@ -6,30 +6,18 @@
 // before each call; the ratio per copy, its median per file, the geomean at the end.
 // Ratios > 1 mean wasmjson is faster.
 //   node --expose-gc bench/cold.mjs [files...]      (K=24 copies; FLAVOR=swar64; INPUT=string)
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { load } from '../dist/node.mjs';
+import { filesOrSharedCorpus } from './cli-args.mjs';
 import { geomean, median } from './suite.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
 const copies = Number(process.env.K ?? 24);
 const asString = process.env.INPUT === 'string';
 const gc = globalThis.gc ?? (() => {});
 const codec = await load({ flavor: process.env.FLAVOR || undefined });
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-
-function files() {
-  const args = process.argv.slice(2);
-  if (args.length) return args;
-  const dir = join(here, '../../shared/corpus');
-  if (!existsSync(dir)) {
-    console.log('../shared/corpus not present: name JSON files on the command line');
-    return [];
-  }
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
-}
 
 /** v with every object key suffixed (recursion is fine here: corpus documents are shallow). */
 function renamed(v, suffix) {
@@ -50,7 +38,7 @@ function timeOne(fn) {
 if (!globalThis.gc) console.log('(run with node --expose-gc for a GC before each call)');
 console.log(`parse(${asString ? 'string' : 'bytes'}) of documents with keys new to the codec, ${codec.flavor}, ${copies} copies per file`);
 const ratios = [];
-for (const file of files()) {
+for (const file of filesOrSharedCorpus(process.argv.slice(2))) {
   const value = JSON.parse(readFileSync(file, 'utf8'));
   // (A suffix no corpus key has, unique per copy and per run of this script.)
   const runTag = Math.random().toString(36).slice(2, 8);

@@ -5,27 +5,15 @@
 // line). Each pair is timed interleaved in the same process, a ratio per round, the
 // median of the rounds; geomeans at the end. Ratios > 1 mean wasmjson is faster.
 //   node bench/stringify-quick.mjs [files...]      (BENCH_ROUNDS, BENCH_MIN_MS, SPACE=2, REPLACER=1)
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { load } from '../dist/node.mjs';
+import { filesOrSharedCorpus } from './cli-args.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 11);
 const minMs = Number(process.env.BENCH_MIN_MS ?? 15);
 const space = process.env.SPACE ? Number(process.env.SPACE) : undefined;
 const replacer = process.env.REPLACER ? (_k, v) => v : undefined;
-
-function files() {
-  const args = process.argv.slice(2);
-  if (args.length) return args;
-  const dir = join(here, '../../shared/corpus');
-  if (!existsSync(dir)) {
-    console.log('../shared/corpus not present: name JSON files on the command line');
-    return [];
-  }
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
-}
 
 function time(fn, n) {
   const t0 = performance.now();
@@ -54,7 +42,7 @@ const results = { simd128: { stringify: [], encode: [] }, swar64: { stringify: [
 console.log(`stringify/encode vs native: Node ${process.version} (V8 ${process.versions.v8}), ${rounds} rounds` +
   `${space !== undefined ? `, space ${space}` : ''}${replacer ? ', replacer function' : ''}; ratio > 1 = faster than native`);
 console.log(['file'.padEnd(38), 'KB'.padStart(6), 'native MB/s'.padStart(12), 'simd str'.padStart(9), 'simd enc'.padStart(9), 'swar str'.padStart(9), 'swar enc'.padStart(9)].join(' '));
-for (const path of files()) {
+for (const path of filesOrSharedCorpus(process.argv.slice(2))) {
   const value = JSON.parse(readFileSync(path, 'utf8'));
   const text = JSON.stringify(value, replacer, space);
   const row = [basename(path).padEnd(38), (text.length / 1024).toFixed(0).padStart(6)];
