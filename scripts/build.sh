@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 bash scripts/build-wasm.sh
 node scripts/build-js.mjs
 node_modules/.bin/tsc -p js/tsconfig.json
+node scripts/cjs-types.mjs

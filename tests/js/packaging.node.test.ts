@@ -1,7 +1,7 @@
 // Node-only checks of the built files: the SWAR64 flavor has no SIMD opcode, the
 // flavor can be forced by environment, and CommonJS works synchronously.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,41 @@ describe('built wasm files', () => {
       ]);
     }
   });
+});
+
+describe('TypeScript consumers', () => {
+  it('type-check against the package in CommonJS and ES module projects (node16) and with bundler resolution, libs checked too', () => {
+    const project = mkdtempSync(join(tmpdir(), 'wasmjson-ts-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(join(project, file, '..'), { recursive: true });
+        writeFileSync(join(project, file), text);
+      };
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(root, join(project, 'node_modules/wasmjson'), 'dir');
+      write('cjs/package.json', '{}');
+      write('esm/package.json', '{"type":"module"}');
+      // CommonJS: both spellings reach the .d.cts declarations of the require condition.
+      write('cjs/a.cts', "import wj = require('wasmjson');\nexport const s: string = wj.stringify(wj.parse('[1]'));\nexport const b: Uint8Array<ArrayBuffer> = wj.minify(new Uint8Array([49]));\n");
+      write('cjs/b.ts', "import { parse, JsonSyntaxError } from 'wasmjson';\nexport const v: unknown = parse('1');\nexport const isError = (e: unknown): boolean => e instanceof JsonSyntaxError;\n");
+      const esm =
+        "import { parse, minify, lazy, LazyNode } from 'wasmjson';\nexport const v: unknown = parse('1');\n" +
+        "export const b: Uint8Array<ArrayBuffer> = minify(new Uint8Array([49]));\nconst doc = lazy('{\"a\":1}');\n" +
+        'export const k: string[] = doc instanceof LazyNode ? doc.keys() : [];\n';
+      write('esm/c.mts', esm);
+      write('bundler/d.ts', esm);
+      const options = { strict: true, noEmit: true, skipLibCheck: false, lib: ['esnext', 'dom'], types: [] };
+      write('node16.json', JSON.stringify({ compilerOptions: { ...options, module: 'node16', moduleResolution: 'node16' }, files: ['cjs/a.cts', 'cjs/b.ts', 'esm/c.mts'] }));
+      write('bundler.json', JSON.stringify({ compilerOptions: { ...options, module: 'esnext', moduleResolution: 'bundler' }, files: ['bundler/d.ts'] }));
+      for (const config of ['node16.json', 'bundler.json']) {
+        const run = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(project, config)], { encoding: 'utf8' });
+        expect(run.stdout + run.stderr, config).toBe('');
+        expect(run.status, config).toBe(0);
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('Node entry points', () => {
@@ -105,7 +140,10 @@ describe('Node entry points', () => {
   it('package.json exports map resolves every condition to a built file', () => {
     const pkg = JSON.parse(readFileSync(root + 'package.json', 'utf8'));
     const dot = pkg.exports['.'];
-    for (const rel of [dot.types, dot.node.import, dot.node.require, dot.browser, dot.default]) {
+    const { import: esm, require: cjs } = dot.node;
+    // (Each Node condition carries its own types: the CommonJS one its .d.cts twins.)
+    expect(cjs.types).toMatch(/\.d\.cts$/);
+    for (const rel of [dot.types, esm.types, esm.default, cjs.types, cjs.default, dot.browser, dot.default]) {
       expect(() => readFileSync(root + rel), rel).not.toThrow();
     }
     expect(pkg.dependencies ?? {}).toEqual({});
