@@ -1141,7 +1141,8 @@ export function summarize(results, ops) {
           impl: name,
           kind: first.kind,
           group: group === 'small' ? 'small docs' : 'files',
-          files: rows.length,
+          // (The rows the geomeans take: one without a ratio, or a zero one, is left out.)
+          files: rows.filter((r) => r.ratio > 0 && Number.isFinite(r.ratio)).length,
           of: files.length,
           mbps: geomean(rows.map((r) => r.mbps)),
           ratio: geomean(rows.map((r) => r.ratio)),
