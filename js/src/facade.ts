@@ -65,6 +65,11 @@ export interface Platform {
   readWasmSync?(flavor: Flavor): Uint8Array;
   /** The packaged .wasm for a flavor. */
   readWasm(flavor: Flavor): Promise<WasmSource>;
+  /**
+   * The wasm at a URL or path given to init({ wasm }), where fetch is not the whole
+   * story (Node: file: URLs and paths are read from disk). Default: fetch.
+   */
+  readLocation?(location: string): Promise<Response | Uint8Array>;
 }
 
 export function pickFlavor(requested: string | undefined): Flavor {
@@ -97,10 +102,14 @@ function isModule(x: object): x is WebAssembly.Module {
  * instanceof, so that a page's iframe (another realm) may hand over its bytes, Module or
  * URL; anything else is a TypeError that says what is taken.
  */
-async function instantiate(source: WasmSource): Promise<WebAssembly.Instance> {
+async function instantiate(source: WasmSource, platform: Platform): Promise<WebAssembly.Instance> {
   if (typeof source === 'object' && source !== null && isModule(source)) return WebAssembly.instantiate(source, IMPORTS);
   if (typeof source === 'string' || (typeof source === 'object' && source !== null && objectToString.call(source) === '[object URL]')) {
-    source = fetchWasm(String(source));
+    const location = String(source);
+    source = await (platform.readLocation ?? fetchWasm)(location).catch((e: unknown) => {
+      if (e instanceof Error && e.message.startsWith('wasmjson: ')) throw e;
+      throw new Error(`wasmjson: could not load ${location}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    });
   }
   const bytes = asBytes(source);
   if (bytes !== undefined) return (await WebAssembly.instantiate(bytes as Uint8Array<ArrayBuffer>, IMPORTS)).instance;
@@ -122,13 +131,18 @@ async function instantiate(source: WasmSource): Promise<WebAssembly.Instance> {
   return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
 }
 
-/** fetch(url), its failure (a network error, a CSP's connect-src) naming the wasm. */
-async function fetchWasm(url: string): Promise<Response> {
-  try {
-    return await fetch(url);
-  } catch (e) {
-    throw new Error(`wasmjson: could not load ${url}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
-  }
+/** fetch(url) (its failure, a network error or a CSP's connect-src, is named by instantiate). */
+function fetchWasm(url: string): Promise<Response> {
+  return fetch(url);
+}
+
+/**
+ * Node's readLocation: a file: URL or a path (anything without a scheme of two or more
+ * letters: `C:\\x.wasm` is a path) is read from disk; other URLs are fetched.
+ */
+export async function readLocationInNode(location: string, readFile: (path: string | URL) => Uint8Array): Promise<Response | Uint8Array> {
+  if (location.startsWith('file:')) return readFile(new URL(location));
+  return /^[a-z][a-z0-9+.-]+:/i.test(location) ? fetch(location) : readFile(location);
 }
 
 export function createFacade(platform: Platform) {
@@ -175,14 +189,14 @@ export function createFacade(platform: Platform) {
     const wasm = option(options, 'wasm') as InitOptions['wasm'];
     const requested = option(options, 'flavor') as Flavor | undefined;
     if (wasm !== undefined) {
-      const c = createCodec(await instantiate(wasm), options);
+      const c = createCodec(await instantiate(wasm, platform), options);
       if (requested && c.flavor !== requested) {
         throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${requested}`);
       }
       return c;
     }
     const flavor = pickFlavor(requested ?? platform.requestedFlavor());
-    return createCodec(await instantiate(await platform.readWasm(flavor)), options);
+    return createCodec(await instantiate(await platform.readWasm(flavor), platform), options);
   }
 
   /** Synchronous load from the packaged files (Node only). */

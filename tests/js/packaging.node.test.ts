@@ -98,9 +98,16 @@ describe('Node entry points', () => {
          let before; try { w.parse('[1]'); } catch (e) { before = e.message; }
          const { readFileSync } = await import('node:fs');
          const flavor = (await w.init({ wasm: readFileSync(${wasm}) })).flavor;
-         console.log(JSON.stringify([before, flavor, w.parse('{"a":[1]}')]));`,
+         // A location: a path, a file: URL as a string or a URL object.
+         const { pathToFileURL } = await import('node:url');
+         const located = [];
+         for (const where of [${wasm}, pathToFileURL(${wasm}).href, pathToFileURL(${wasm})]) located.push((await w.init({ wasm: where })).flavor);
+         let missing; try { await w.init({ wasm: ${wasm} + '.missing' }); } catch (e) { missing = e.message; }
+         console.log(JSON.stringify([before, flavor, w.parse('{"a":[1]}'), located, missing]));`,
       );
-      const [before, flavor, value] = JSON.parse(esm);
+      const [before, flavor, value, located, missing] = JSON.parse(esm);
+      expect(located).toEqual(['swar64', 'swar64', 'swar64']);
+      expect(missing).toMatch(/^wasmjson: could not load .*wasmjson-swar64\.wasm\.missing: ENOENT/);
       expect(before).toMatch(/^wasmjson: its wasm did not load \(ENOENT.*wasmjson-simd128\.wasm.*\); pass its location or bytes to await init\(\{ wasm \}\)$/);
       expect([flavor, value]).toEqual(['swar64', { a: [1] }]);
       const cjs = runNode(

@@ -1,12 +1,13 @@
 // Node, CommonJS: require('wasmjson') is ready synchronously.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFacade } from '../facade.js';
+import { createFacade, readLocationInNode } from '../facade.js';
 import type { Flavor } from '../exports.js';
 
 const facade = createFacade({
   requestedFlavor: () => process.env.WASMJSON_FLAVOR,
   readWasmSync: (flavor: Flavor) => readFileSync(join(__dirname, `wasmjson-${flavor}.wasm`)),
+  readLocation: (location: string) => readLocationInNode(location, readFileSync),
   readWasm: async (flavor: Flavor) => readFileSync(join(__dirname, `wasmjson-${flavor}.wasm`)),
 });
 // (A failure is kept for the functions to report: see start() in facade.ts.)

@@ -1,11 +1,12 @@
 // Node, ES modules: ready at import (wasm compiled synchronously from the packaged file).
 import { readFileSync } from 'node:fs';
-import { createFacade } from '../facade.js';
+import { createFacade, readLocationInNode } from '../facade.js';
 import type { Flavor } from '../exports.js';
 
 const facade = createFacade({
   requestedFlavor: () => process.env.WASMJSON_FLAVOR,
   readWasmSync: (flavor: Flavor) => readFileSync(new URL(`./wasmjson-${flavor}.wasm`, import.meta.url)),
+  readLocation: (location: string) => readLocationInNode(location, readFileSync),
   readWasm: async (flavor: Flavor) => readFileSync(new URL(`./wasmjson-${flavor}.wasm`, import.meta.url)),
 });
 // (A failure is kept for the functions to report: see start() in facade.ts.)
