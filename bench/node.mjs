@@ -116,7 +116,7 @@ function readBytes(f) {
   try {
     return new Uint8Array(readFileSync(f));
   } catch (e) {
-    throw new UsageError(`cannot read '${f}': ${e.code === 'EISDIR' ? 'is a directory' : e.message}`);
+    throw new UsageError(`cannot read '${f}': ${e.message}`);
   }
 }
 

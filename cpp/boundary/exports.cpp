@@ -79,9 +79,10 @@ WJ_EXPORT size_t wj_utf16_input_gap(size_t n) { return wasmjson::utf16_input_gap
 
 // Rewrites data[0..len) with no whitespace (indent_len == 0) or pretty-printed with the
 // given indent (at most 30 bytes: the UTF-8 of at most 10 UTF-16 units). Strings and
-// numbers are copied verbatim. Same buffer contract as wj_validate. Minified output is written over the input itself (the report
-// points into the input buffer, valid while it is; after an error the input is partly
-// rewritten); pretty output stays valid until the next wj_reformat call.
+// numbers are copied verbatim. Same buffer contract as wj_validate. Minified output is
+// written over the input itself (the report points into the input buffer, valid while
+// it is; after an error the input is partly rewritten); pretty output stays valid until
+// the next wj_reformat call.
 WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent,
                                              size_t indent_len) {
   std::memset(data + len, 0, wasmjson::kPadding);

@@ -52,7 +52,8 @@ struct write_session {
   }
   bool strings_room(size_t bytes) {
     if (bytes <= strings_cap && strings) return true;
-    // (Doubling by grown_capacity: a loop of its own wrapped around to 0 past 2^31.)
+    // (Grown as every buffer is, by grown_capacity: a doubling loop of its own wrapped
+    // around to 0 past 2^31.)
     size_t cap = grown_capacity(strings_cap, bytes, kStringsCap, 1);
     if (cap == 0 || cap > SIZE_MAX - kPadding) return false;
     void* p = std::malloc(cap + kPadding);  // old content is not needed: JS refills it

@@ -72,9 +72,8 @@ export class KeyCache {
   strings: string[] = ownElements(KEY_IDS, '');
   constructors: (ObjectConstructor | undefined)[] = ownElements(SHAPE_IDS, undefined);
   sightings = new Uint8Array(SHAPE_IDS);
-  /** By shape: the last document (documents counter) it was seen in, and whether it had been seen in one before. */
+  /** By shape: the last document (documents counter) it was seen in. */
   lastDocument = new Int32Array(SHAPE_IDS);
-  recurred = new Uint8Array(SHAPE_IDS);
   /** Documents built so far (from 1: 0 in lastDocument is "none"). */
   documents = 0;
   /**
@@ -94,7 +93,6 @@ export class KeyCache {
     this.constructors.fill(undefined, 0, this.shapesUsed);
     this.sightings.fill(0, 0, this.shapesUsed);
     this.lastDocument.fill(0, 0, this.shapesUsed);
-    this.recurred.fill(0, 0, this.shapesUsed);
     this.unchecked.fill(0, 0, this.shapesUsed);
     this.keysUsed = 0;
     this.shapesUsed = 0;
@@ -105,7 +103,6 @@ export class KeyCache {
     this.constructors = withOwnElements(this.constructors, shape + 1, undefined);
     this.sightings = grownTyped(this.sightings, shape + 1);
     this.lastDocument = grownTyped(this.lastDocument, shape + 1);
-    this.recurred = grownTyped(this.recurred, shape + 1);
     this.unchecked = grownTyped(this.unchecked, shape + 1);
   }
 }
@@ -442,13 +439,13 @@ export function buildValue(
           if (make === undefined && shape) {
             const seen = keys.sightings[shape] + 1;
             keys.sightings[shape] = seen;
-            if (keys.lastDocument[shape] !== docNumber) {
-              if (keys.lastDocument[shape] !== 0) keys.recurred[shape] = 1;
-              keys.lastDocument[shape] = docNumber;
-            }
+            // Its first sighting in this document, after one in another: it recurs. (Its
+            // constructor is made then; without one, under a CSP, a shape only counts.)
+            const last = keys.lastDocument[shape];
+            keys.lastDocument[shape] = docNumber;
             // (The constructor, if made, is at the same shape.)
             if (shape >= keys.shapesUsed) keys.shapesUsed = shape + 1;
-            if (seen >= SIGHTINGS_BEFORE_CONSTRUCTOR || keys.recurred[shape] !== 0) {
+            if (seen >= SIGHTINGS_BEFORE_CONSTRUCTOR || (last !== docNumber && last !== 0)) {
               make = keys.constructors[shape] = makeConstructor(valueKeys.slice(base, top));
             }
           }

@@ -106,8 +106,9 @@ async function instantiate(source: WasmSource, platform: Platform): Promise<WebA
   if (typeof source === 'object' && source !== null && isModule(source)) return WebAssembly.instantiate(source, IMPORTS);
   if (typeof source === 'string' || (typeof source === 'object' && source !== null && objectToString.call(source) === '[object URL]')) {
     const location = String(source);
-    source = await (platform.readLocation ?? fetchWasm)(location).catch((e: unknown) => {
-      if (e instanceof Error && e.message.startsWith('wasmjson: ')) throw e;
+    // (A failure to read it, such as a network error, a CSP's connect-src or a missing
+    // file, is named with the location.)
+    source = await (platform.readLocation ? platform.readLocation(location) : fetch(location)).catch((e: unknown) => {
       throw new Error(`wasmjson: could not load ${location}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
     });
   }
@@ -129,11 +130,6 @@ async function instantiate(source: WasmSource, platform: Platform): Promise<WebA
     return (await WebAssembly.instantiateStreaming(response, IMPORTS)).instance;
   }
   return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
-}
-
-/** fetch(url) (its failure, a network error or a CSP's connect-src, is named by instantiate). */
-function fetchWasm(url: string): Promise<Response> {
-  return fetch(url);
 }
 
 /**
