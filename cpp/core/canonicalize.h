@@ -4,7 +4,7 @@
 //
 // Two passes: the reader (which validates everything) builds a tree with each object's
 // members sorted (jcs_tree.h); the writer then walks it (jcs_writer.h). Reader errors
-// come back as they would from parse(); kJcsLoneSurrogate and kJcsNotFinite mean the
+// come back as they would from parse(); error_code::jcs_lone_surrogate and jcs_not_finite mean the
 // document is valid JSON whose value RFC 8785 cannot represent.
 #pragma once
 #include "jcs_tree.h"
