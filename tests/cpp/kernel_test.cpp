@@ -109,6 +109,50 @@ void check_chunk(const uint8_t* p) {
   check_utf8_run<K>(p);
 }
 
+// The scalar reference itself, against the definitions in kernel.h written out here as
+// sets of bytes and units (the other kernels are compared with it, so it must not be
+// compared only with itself).
+TEST(ScalarReference, MatchesTheInterfaceDefinitions) {
+  auto is = [](int c, const char* set) { return c != 0 && std::strchr(set, c) != nullptr; };
+  for (int c = 0; c < 256; ++c) {
+    uint8_t p[2] = {static_cast<uint8_t>(c), 0};
+    bool string_content = !(c == '"' || c == '\\' || c < 0x20 || c >= 0x80);
+    EXPECT_EQ(scalar_kernel::string_stop(p), string_content ? 1u : 0u) << c;
+    EXPECT_EQ(scalar_kernel::whitespace_stop(p), is(c, " \t\n\r") ? 1u : 0u) << c;
+    EXPECT_EQ(scalar_kernel::ascii_stop(p), c < 0x80 ? 1u : 0u) << c;
+    EXPECT_EQ(scalar_kernel::structural_stop(p), is(c, "\"[]{}") ? 0u : 1u) << c;
+    EXPECT_EQ(scalar_kernel::quote_stop(p), is(c, "\"\\") ? 0u : 1u) << c;
+    EXPECT_EQ(scalar_kernel::digit_stop(p), c >= '0' && c <= '9' ? 1u : 0u) << c;
+    uint8_t copied = 0;
+    EXPECT_EQ(scalar_kernel::copy_string_run(p, &copied), string_content ? 1u : 0u) << c;
+    EXPECT_EQ(copied, c);
+    uint16_t widened = 0;
+    EXPECT_EQ(scalar_kernel::widen_ascii_run(p, &widened), c == '\\' || c >= 0x80 ? 0u : 1u) << c;
+    EXPECT_EQ(widened, c);
+  }
+  for (int u = 0; u < 0x10000; ++u) {
+    uint16_t unit = static_cast<uint16_t>(u);
+    uint8_t low = 0;
+    EXPECT_EQ(scalar_kernel::narrow_string_run(&unit, &low), u == '"' || u == '\\' || u < 0x20 || u >= 0x80 ? 0u : 1u) << u;
+    EXPECT_EQ(low, u & 0xFF);
+    EXPECT_EQ(scalar_kernel::narrow_ascii_run(&unit, &low), u >= 0x80 ? 0u : 1u) << u;
+  }
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    uint8_t block[64 + kPadding] = {};
+    for (int i = 0; i < 64; ++i) block[i] = static_cast<uint8_t>("\"\\[]{}a1 \x80"[rng() % 11]);
+    uint64_t quote, backslash, open, close;
+    scalar_kernel::block_masks(block, quote, backslash, open, close);
+    for (int i = 0; i < 64; ++i) {
+      int c = block[i];
+      EXPECT_EQ((quote >> i) & 1, c == '"' ? 1u : 0u);
+      EXPECT_EQ((backslash >> i) & 1, c == '\\' ? 1u : 0u);
+      EXPECT_EQ((open >> i) & 1, is(c, "[{") ? 1u : 0u);
+      EXPECT_EQ((close >> i) & 1, is(c, "]}") ? 1u : 0u);
+    }
+  }
+}
+
 TYPED_TEST(KernelTest, EveryByteInEveryLane) {
   using K = TypeParam;
   // Backgrounds: plain text (no stops) and whitespace (no whitespace stop).

@@ -119,7 +119,8 @@ TYPED_TEST(NavigateTest, SkipMatchesReferenceOnGeneratedDocuments) {
 }
 
 TYPED_TEST(NavigateTest, SkipMatchesReferenceOnTheCorpus) {
-  if (!testing_support::have_shared()) GTEST_SKIP() << "../shared not present";
+  WASMJSON_SKIP_WITHOUT_SHARED();
+  ASSERT_EQ(testing_support::shared_files("corpus").size(), testing_support::kCorpusFiles);
   for (auto [f, text] : testing_support::corpus_documents()) {
     if (text.size() > (1u << 20)) text.resize(1u << 20);  // every container of the first MiB
     check_every_container<TypeParam>(text);

@@ -85,7 +85,8 @@ TYPED_TEST(ReformatTest, HandMadeCases) {
 
 TYPED_TEST(ReformatTest, CorpusRoundTrips) {
   using K = TypeParam;
-  if (!testing_support::have_shared()) GTEST_SKIP() << "../shared not present";
+  WASMJSON_SKIP_WITHOUT_SHARED();
+  ASSERT_EQ(testing_support::shared_files("corpus").size(), testing_support::kCorpusFiles);
   for (const auto& [f, text] : testing_support::corpus_documents()) {
     // Whole files up to 1 MiB (the larger ones are covered by the fuzzers' seeds and
     // the JS round-trip test; this keeps the ASan run short).

@@ -1,5 +1,8 @@
 // Access to ../shared (conformance suites, corpus). Absent on a fresh clone elsewhere:
-// tests that need it say so in one line and skip only that part.
+// tests that need it are then skipped (WASMJSON_SKIP_WITHOUT_SHARED; ctest and
+// scripts/test.sh count them as skipped, not passed). With ../shared present, they check
+// how many files a folder holds (the k...Files counts), so a folder that is lost or cut
+// short fails them instead of passing with fewer cases.
 #pragma once
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +16,13 @@ namespace wasmjson::testing_support {
 inline std::filesystem::path shared_dir() { return WASMJSON_SHARED_DIR; }
 
 inline bool have_shared() { return std::filesystem::is_directory(shared_dir()); }
+
+#define WASMJSON_SKIP_WITHOUT_SHARED() \
+  if (!::wasmjson::testing_support::have_shared()) GTEST_SKIP() << "../shared not present"
+
+inline constexpr size_t kJsonTestSuiteParsingFiles = 318;  // conformance/JSONTestSuite-parsing
+inline constexpr size_t kJcsVectorFiles = 6;               // conformance/jcs/input
+inline constexpr size_t kCorpusFiles = 25;                 // corpus
 
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

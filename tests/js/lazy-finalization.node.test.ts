@@ -60,11 +60,14 @@ describe('lazy documents: the FinalizationRegistry safety net', () => {
     const texts = Array.from({ length: 3 }, (_, i) => JSON.stringify({ i, s: String(i).repeat(100_000) }));
     for (let round = 0; round < 10; round++) {
       let first: { free(): void } | undefined = codec.lazy(texts[0]) as { free(): void };
+      const firstCollected = new WeakRef(first);
       first.free();
       // Likely in the buffer the first one had.
       const second = codec.lazy(texts[1]) as { toJS(): unknown };
       first = undefined;
       await collect();
+      // (Collected, so its registry entry is due: the check below then means something.)
+      expect(firstCollected.deref()).toBeUndefined();
       // Were the first document's buffer released again, this one would take the second's.
       const third = codec.lazy(texts[2]) as { toJS(): unknown; free(): void };
       expect(second.toJS()).toStrictEqual(JSON.parse(texts[1]));

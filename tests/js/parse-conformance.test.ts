@@ -1,8 +1,8 @@
-// parse() agrees with JSON.parse on every JSONTestSuite case and every corpus file,
+// parse() agrees with JSON.parse on every JSONTestSuite case (parsing and transform) and every corpus file,
 // from strings and from bytes, in both flavors.
 import { describe, expect, it } from 'vitest';
-import { listShared, readShared } from '#files';
-import { corpusDocuments } from './support/corpus.js';
+import { readShared } from '#files';
+import { sharedCorpus, sharedNames } from './support/shared.js';
 import { codecFor, FLAVORS } from './support/flavors.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
@@ -19,9 +19,8 @@ for (const flavor of FLAVORS) {
   describe(`parse conformance (${flavor})`, async () => {
     const codec = await codecFor(flavor);
 
-    it('JSONTestSuite: same values and same errors as JSON.parse', async () => {
-      const names = await listShared('conformance/JSONTestSuite-parsing');
-      if (!names) return console.log('../shared/conformance not present: skipped');
+    it('JSONTestSuite: same values and same errors as JSON.parse', async (ctx) => {
+      const names = await sharedNames(ctx, 'conformance/JSONTestSuite-parsing');
       for (const name of names) {
         const bytes = await readShared(`conformance/JSONTestSuite-parsing/${name}`);
         let text: string | undefined;
@@ -44,9 +43,29 @@ for (const flavor of FLAVORS) {
       }
     });
 
-    it('corpus files: deep-equal to JSON.parse, from strings and bytes', async () => {
-      const docs = await corpusDocuments();
-      if (!docs) return console.log('../shared/corpus not present: skipped');
+    it('JSONTestSuite transform cases (big and tiny numbers, duplicate keys, invalid code points): as JSON.parse', async (ctx) => {
+      const names = await sharedNames(ctx, 'conformance/JSONTestSuite-transform');
+      const lenient = new TextDecoder();
+      for (const name of names) {
+        const bytes = await readShared(`conformance/JSONTestSuite-transform/${name}`);
+        let text: string | undefined;
+        try {
+          text = fatal.decode(bytes);
+        } catch {
+          // Ill-formed UTF-8 is an error in bytes (never replaced); the replaced text parses as natively.
+          expect(() => codec.parse(bytes), name).toThrow(SyntaxError);
+          text = lenient.decode(bytes);
+          expect(codec.parse(text), name).toStrictEqual(JSON.parse(text));
+          continue;
+        }
+        const expected = JSON.parse(text);
+        expect(codec.parse(bytes), name).toStrictEqual(expected);
+        expect(codec.parse(text), name).toStrictEqual(expected);
+      }
+    });
+
+    it('corpus files: deep-equal to JSON.parse, from strings and bytes', async (ctx) => {
+      const docs = await sharedCorpus(ctx);
       for (const { name, bytes } of docs) {
         const text = new TextDecoder().decode(bytes);
         const expected = JSON.parse(text);
