@@ -13,7 +13,7 @@ root=$(pwd)
 mkdir -p build
 passed=0
 failed=0
-skipped=0  # tests that did not run (../shared absent): reported, never counted as passed
+skipped=0  # tests that did not run (../shared absent, or not for the runtime): reported, never counted as passed
 # Seconds per stage, printed as each ends: CI must stay well under its 20 minutes.
 stage_start=$SECONDS
 stage_name="setup and build"
@@ -119,6 +119,6 @@ done
 
 stage ""
 echo "total: $SECONDS s"
-[ "$skipped" -eq 0 ] || echo "$skipped skipped (../shared not present), not counted as passed"
+[ "$skipped" -eq 0 ] || echo "$skipped skipped (../shared not present, or not for this runtime), not counted as passed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
