@@ -245,6 +245,16 @@ let savedStoreKeys = new Uint8Array(64);
 // With a policy: per open object, its index in document order.
 let objectIndexes = new Int32Array(64);
 
+/**
+ * Stack and scratch lengths kept between calls (8 bytes an element): longer ones, grown
+ * by a large document, are dropped by the next call that did not need them (a call that
+ * needs them every time keeps them). Kept for good, a 3-million-element array had left
+ * 128 MB of heap behind under every later parse.
+ */
+const KEEP_ELEMENTS = 1 << 16;
+// Whether this call's arrays needed numberArray's or scalarArray's scratch past it.
+let largeScratch = false;
+
 function growValueStacks(min: number): void {
   values = withOwnElements(values, min, undefined);
   valueKeys = withOwnElements(valueKeys, values.length, '');
@@ -502,6 +512,16 @@ export function buildValue(
     if (highWater <= 16) for (let j = 0; j < highWater; j++) values[j] = undefined;
     else values.fill(undefined, 0, highWater);
     if (withSource) valueRecs.fill(undefined as unknown as ParseRecord, 0, highWater);
+    if (values.length > KEEP_ELEMENTS && highWater <= KEEP_ELEMENTS) {
+      values = ownElements(1024, undefined);
+      valueKeys = ownElements(1024, '');
+      valueRecs = ownElements(1024, undefined as unknown as ParseRecord);
+    }
+    if (!largeScratch && (doubles.length > KEEP_ELEMENTS || scalars.length > KEEP_ELEMENTS)) {
+      doubles = [0.5];
+      scalars = ownElements(64, null);
+    }
+    largeScratch = false;
   }
 }
 
@@ -592,6 +612,7 @@ function numberArray(f64: Float64Array, at: number, n: number): number[] {
   // (Doubled by concat of itself: arrays from ownElements() share one allocation site,
   // whose elements kind other callers make generic, which would box every double.)
   while (n > doubles.length) doubles = concat(doubles, doubles);
+  if (n > KEEP_ELEMENTS) largeScratch = true;
   const a = doubles;
   for (let k = 0; k < n; k++) a[k] = f64[at + k];
   return a.slice(0, n);
@@ -609,6 +630,7 @@ let doubles: number[] = [0.5];
  */
 function scalarArray(f64: Float64Array, w32: Int32Array, at: number, n: number): unknown[] {
   if (n > scalars.length) scalars = withOwnElements(scalars, n, null);
+  if (n > KEEP_ELEMENTS) largeScratch = true;
   const a = scalars;
   for (let k = 0; k < n; k++) {
     const x = f64[at + k];

@@ -179,7 +179,7 @@ class Writer {
    * and its last shape per depth still holds when the next call's objects have the same
    * keys (small documents stringified one after another). Nested calls make their own.
    */
-  readonly walkState: WalkState = newWalkState();
+  walkState: WalkState = newWalkState();
 
   /**
    * `builtins`: the codec's string builtins module (memory.ts; outside Node, where the
@@ -708,6 +708,7 @@ function walk(
       }
       if (where === AT_TOP) {
         w.flush(s, op, nb, strings);
+        if (cacheKeys && open.length > KEEP_LEVELS) trimWalkState(w);
         return true;
       }
       ops[op++] = where === IN_ARRAY ? T_ARRAY_END : T_OBJECT_END;
@@ -741,6 +742,22 @@ interface WalkState {
 function newWalkState(): WalkState {
   return { lastShape: ownElements(8, undefined), idsAt: ownElements(8, NO_IDS), stack: ownElements(40, undefined), open: ownElements(8, undefined as unknown as object) };
 }
+
+/** Open containers a Writer's walk state keeps room for between calls (see walk's end). */
+const KEEP_LEVELS = 4096;
+
+/**
+ * After a call, with the walk state grown past KEEP_LEVELS: drops it when this call did
+ * not open that many containers (kept, a 100,000-deep value left 8 MB of heap behind for
+ * good). Told without a cost per container: opening one at depth KEEP_LEVELS stores its
+ * parent's `where` (0-2) in the stack slot that holds DEEP_UNUSED after a check.
+ */
+function trimWalkState(w: Writer): void {
+  const slot = 5 * KEEP_LEVELS + 4;
+  if (w.walkState.stack[slot] === DEEP_UNUSED) w.walkState = newWalkState();
+  else w.walkState.stack[slot] = DEEP_UNUSED;
+}
+const DEEP_UNUSED = -1;
 
 /** Makes room in `state` for `levels` open containers. */
 function growWalkState(state: WalkState, levels: number): void {
