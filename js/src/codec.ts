@@ -9,7 +9,7 @@ import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyVal
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { option, optionOf } from './options.js';
-import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8 } from './utf8.js';
+import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8, NodeBufferCtor } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
 
@@ -228,24 +228,27 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
     const policy = policyOf(reviverOrOptions, 'parse');
-    return parseInput(toParseInput(text), reviverOrOptions, policy);
+    return parseInput(text, reviverOrOptions, policy);
   }
 
   /**
-   * parse() of input already coerced, with its checks already read from the options
-   * (validate() reads them itself: each option is read once per call).
+   * parse() with its checks already read from the options (validate() reads them
+   * itself: each option is read once per call). Every option is read before the input
+   * is looked at: a getter may detach or resize the input's buffer.
    */
-  function parseInput(input: string | Uint8Array, reviverOrOptions: Reviver | ParseOptions | null | undefined, policy: BuildPolicy | undefined): unknown {
+  function parseInput(text: unknown, reviverOrOptions: Reviver | ParseOptions | null | undefined, policy: BuildPolicy | undefined): unknown {
     const reviver = pickReviver(reviverOrOptions);
+    const eachAsked = stringDecodingEach(reviverOrOptions);
+    const bigints = bigintFlags(reviverOrOptions);
+    const input = toParseInput(text);
     const records: { root?: ParseRecord } | undefined = reviver ? {} : undefined;
     const isString = typeof input === 'string';
-    const eachAsked = stringDecodingEach(reviverOrOptions);
     const decodeEach = !isString && (eachAsked || input.length >= DECODE_EACH_FROM);
     // Bytes input: JS needs the text of the strings only, not of the whole document (a
     // reviver's context.source needs the document).
     const stringHeap = !isString && !decodeEach && !reviver;
     let flags =
-      bigintFlags(reviverOrOptions) |
+      bigints |
       (isString ? 0 : FLAG_SKIP_BOM) |
       (reviver ? FLAG_WITH_SOURCE : 0) |
       (decodeEach ? FLAG_BYTE_OFFSETS : 0) |
@@ -651,7 +654,21 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
 
 /** Byte containers (Uint8Array, Buffer, ArrayBuffer, DataView) as a Uint8Array, else undefined. */
 export function asBytes(input: unknown): Uint8Array | undefined {
-  if (input instanceof Uint8Array) return input.length !== 0 ? input : new Uint8Array(0);
+  if (input instanceof Uint8Array) {
+    let n: number;
+    try {
+      n = typedArrayLength.call(input); // 0 once detached or out of bounds
+    } catch {
+      return undefined; // not a typed array, only an object that inherits from one
+    }
+    if (n === 0) return new Uint8Array(0);
+    const proto = Object.getPrototypeOf(input);
+    if ((proto === Uint8Array.prototype || proto === nodeBufferPrototype) && input.length === n) return input;
+    // A subclass or an own property can answer length, buffer or byteOffset otherwise
+    // (a length longer than the bytes read a previous call's input left in wasm
+    // memory): a plain view of what the array really spans.
+    return new Uint8Array(typedArrayBuffer.call(input), typedArrayByteOffset.call(input), n);
+  }
   if (input instanceof ArrayBuffer) return bufferBytes(input);
   if (input instanceof DataView || input instanceof Uint8ClampedArray) return viewBytes(input);
   if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return new Uint8Array(input);
@@ -665,13 +682,15 @@ export function asBytes(input: unknown): Uint8Array | undefined {
  * cannot take a new view, nor be copied from), a DataView's byteLength getter throws.
  */
 function viewBytes(view: ArrayBufferView): Uint8Array {
+  // Through the intrinsic getters: a subclass may answer otherwise.
+  const slots = typedArrayName.call(view) !== undefined ? typedArraySlots : dataViewSlots;
   let length: number;
   try {
-    length = view.byteLength;
+    length = slots.byteLength.call(view);
   } catch {
     return new Uint8Array(0);
   }
-  return length !== 0 ? new Uint8Array(view.buffer, view.byteOffset, length) : new Uint8Array(0);
+  return length !== 0 ? new Uint8Array(slots.buffer.call(view), slots.byteOffset.call(view), length) : new Uint8Array(0);
 }
 
 /** An ArrayBuffer's bytes; none for a detached one (which no view can be made on). */
@@ -684,6 +703,23 @@ function bufferBytes(buffer: ArrayBufferLike): Uint8Array {
 const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)!
   .get as (this: unknown) => string | undefined;
 const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get as (this: unknown) => number;
+function intrinsicGetter<T>(proto: object, name: string): (this: unknown) => T {
+  return Object.getOwnPropertyDescriptor(proto, name)!.get as (this: unknown) => T;
+}
+interface ViewSlots {
+  buffer: (this: unknown) => ArrayBufferLike;
+  byteOffset: (this: unknown) => number;
+  byteLength: (this: unknown) => number;
+}
+function viewSlots(proto: object): ViewSlots {
+  return { buffer: intrinsicGetter(proto, 'buffer'), byteOffset: intrinsicGetter(proto, 'byteOffset'), byteLength: intrinsicGetter(proto, 'byteLength') };
+}
+const typedArraySlots = viewSlots(Object.getPrototypeOf(Uint8Array.prototype));
+const dataViewSlots = viewSlots(DataView.prototype);
+const typedArrayLength = intrinsicGetter<number>(Object.getPrototypeOf(Uint8Array.prototype), 'length');
+const typedArrayBuffer = typedArraySlots.buffer;
+const typedArrayByteOffset = typedArraySlots.byteOffset;
+const nodeBufferPrototype: object | undefined = NodeBufferCtor?.prototype;
 const sharedByteLength =
   typeof SharedArrayBuffer === 'undefined'
     ? undefined

@@ -147,6 +147,58 @@ for (const flavor of FLAVORS) {
       if (text.isWellFormed()) expectSameValue(parse(utf8(text)), expected, label + ' (bytes)');
     }
 
+    it('bytes input is what the view really spans, whatever a subclass or an own property answers', () => {
+      const enc = new TextEncoder();
+      // An earlier call leaves its input in wasm memory; a length that claims more must not reach it.
+      codec.parse(enc.encode('["id","secret-token-123"]'));
+      class Longer extends Uint8Array {
+        override get length(): number {
+          return 25;
+        }
+      }
+      const short = new Longer(enc.encode('["id"'));
+      const native = (b: Uint8Array) => () => JSON.parse(new TextDecoder().decode(b));
+      expect(native(short)).toThrow(SyntaxError);
+      expect(() => codec.parse(short)).toThrow(SyntaxError);
+      expect(codec.validate(short)).toBe(false);
+      expect(() => codec.minify(short)).toThrow(SyntaxError);
+      const own = enc.encode('[1]');
+      Object.defineProperty(own, 'length', { value: 2 });
+      expect(codec.parse(own)).toStrictEqual([1]);
+      class Shifted extends DataView {
+        override get byteOffset(): number {
+          return 0;
+        }
+        override get byteLength(): number {
+          return 3;
+        }
+      }
+      const bytes = enc.encode('xx[1]');
+      expect(codec.parse(new Shifted(bytes.buffer, 2, 3))).toStrictEqual([1]);
+      // Inheriting from Uint8Array.prototype does not make an object bytes: it is text, as natively.
+      const lookalike = Object.assign(Object.create(Uint8Array.prototype), { toString: () => '[7]' });
+      expect(codec.parse(lookalike)).toStrictEqual(JSON.parse(lookalike));
+    });
+
+    it('options are read before the input: a getter that detaches or shrinks its buffer leaves no bytes (SyntaxError)', () => {
+      const detached = () => {
+        const buffer = new ArrayBuffer(20);
+        const view = new Uint8Array(buffer, 0, 7);
+        view.set(new TextEncoder().encode('{"a":1}'));
+        return { buffer, view };
+      };
+      for (const option of ['reviver', 'bigint', 'stringDecoding'] as const) {
+        const { buffer, view } = detached();
+        const options = Object.defineProperty({}, option, { get: () => void (buffer.detached || buffer.transfer()) });
+        expect(() => codec.parse(view, options), option).toThrow(SyntaxError);
+        expect(() => codec.parse(view, options), option).toThrow(/^Unexpected end of JSON input$/);
+      }
+      const resizable = new ArrayBuffer(8, { maxByteLength: 16 });
+      const fixed = new Uint8Array(resizable, 0, 7);
+      fixed.set(new TextEncoder().encode('{"a":1}'));
+      expect(() => codec.parse(fixed, { get reviver() { resizable.resize(4); return undefined; } })).toThrow(SyntaxError);
+    });
+
     it('runs the requested flavor', () => {
       expect(codec.flavor).toBe(flavor);
     });
