@@ -102,6 +102,8 @@ function isIndexLike(k: string | undefined): boolean {
 }
 /** Arrays longer than this have no text within V8's longest string (2^29 - 24 units). */
 const MAX_ARRAY_LENGTH = 2 ** 28 - 13;
+/** encode's output has no string to fit: arrays longer than this have no text within its 2 GiB - 64 KiB. */
+const MAX_ENCODED_ARRAY_LENGTH = 2 ** 30 - 2 ** 15;
 
 // Where the walk is: at the top (the root value), in an array, in an object.
 const AT_TOP = 0;
@@ -580,8 +582,11 @@ function walk(
             keys = null;
             length = lengthOf(value);
             // Its text would outgrow any string ('[', then a character and a comma each):
-            // JSON.stringify's error now, not after reading every element.
-            if (length > MAX_ARRAY_LENGTH) throw new RangeError('Invalid string length');
+            // JSON.stringify's error now, not after reading every element. (encode's
+            // bytes have room for more, up to the output's ceiling.)
+            if (length > MAX_ARRAY_LENGTH && (s.text || length > MAX_ENCODED_ARRAY_LENGTH)) {
+              throw s.text ? new RangeError('Invalid string length') : outOfMemory();
+            }
             where = IN_ARRAY;
             ops[op++] = T_ARRAY_BEGIN;
           } else {
