@@ -42,6 +42,9 @@ struct parse_report {
   uint32_t heap_piece_count;   // how many (the tape has as many piece markers)
 };
 parse_report g_report;
+
+// Tape buffers over this many bytes are freed before a document that cannot need them.
+constexpr size_t kKeepTapeBytes = size_t{1} << 20;
 }  // namespace
 
 // Parses data[0..len) into the tape. Same buffer contract as wj_validate. Returns a
@@ -53,6 +56,8 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
     reset_keys_and_shapes();
     g_report.keys_reset = 1;
   }
+  // JS has read the last tape by now: buffers a larger document grew can go.
+  g_tape.trim(len, kKeepTapeBytes);
   wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys, g_shapes);
   if (!r.ok()) {
     // Keys and shapes interned by a failed parse never reached JS: forget them all.

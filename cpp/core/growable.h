@@ -60,6 +60,14 @@ class growable {
   size_t capacity() const { return capacity_; }
   bool empty() const { return size_ == 0; }
   void clear() { size_ = 0; }
+  // Frees the storage when it is over `bytes` (a buffer grown by an unusually large input).
+  void release_if_over(size_t bytes) {
+    if (capacity_ * sizeof(T) <= bytes) return;
+    std::free(data_);
+    data_ = nullptr;
+    size_ = 0;
+    capacity_ = 0;
+  }
 
  private:
   // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.

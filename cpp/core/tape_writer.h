@@ -56,6 +56,18 @@ struct tape_buffers {
   size_t next_piece = kHeapPieceBytes;  // heap bytes from which the next string starts a piece
   bool saw_replacement = false;    // some string contained U+FFFD
   bool escaped_surrogate = false;  // some \u escape wrote a surrogate into utf16
+  // Gives back buffers far larger than a document of `len` bytes can need (each holds at
+  // most a few bytes per input byte), once over `keep` bytes: a large document's buffers
+  // are freed when a smaller one comes, and kept while documents of its size recur.
+  void trim(size_t len, size_t keep) {
+    size_t over = len > keep / 8 ? 8 * len : keep;
+    words.release_if_over(over);
+    frames.release_if_over(over);
+    numbers.release_if_over(over);
+    utf16.release_if_over(over);
+    heap.release_if_over(over);
+    heap_pieces.release_if_over(over);
+  }
   void clear() {
     escaped_surrogate = false;
     words.clear();

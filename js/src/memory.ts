@@ -217,7 +217,7 @@ export class Memory {
 
   /** A buffer of at least `size` bytes plus padding: the scratch buffer when it is free. */
   private reserve(size: number): number {
-    if (!this.scratchBusy && size <= this.scratchCap) return this.scratchPtr;
+    if (!this.scratchBusy && size <= this.scratchCap && this.scratchPtr !== 0) return this.scratchPtr;
     return this.grow(0, 0, size);
   }
 
@@ -280,8 +280,18 @@ export class Memory {
       this.wasm.wj_nav_ends_free(region.ends);
       region.ends = 0;
     }
-    if (region.owned) this.wasm.wj_free(region.ptr);
-    else this.scratchBusy = false;
+    if (region.owned) {
+      this.wasm.wj_free(region.ptr);
+    } else {
+      this.scratchBusy = false;
+      // A scratch buffer grown by a large document is given back (wasm memory never
+      // shrinks, but what is freed serves other buffers): a parse of 20 MB had kept 87 MB.
+      if (this.scratchCap > KEEP_SCRATCH_BYTES) {
+        this.wasm.wj_free(this.scratchPtr);
+        this.scratchPtr = 0;
+        this.scratchCap = 0;
+      }
+    }
   }
 
   private encodeString(text: string): Region {
@@ -353,6 +363,9 @@ function writeAscii(u8: Uint8Array, at: number, text: string): boolean {
 
 /** Bytes up to which a buffer of its own is given a string's worst-case UTF-8 size. */
 const OWNED_WORST_CASE = 64 * 1024;
+
+/** Scratch buffers larger than this are freed after each call (see release). */
+const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
 
 /** Bytes up to which the scratch buffer is grown to a string's worst-case UTF-8 size. */
 const SCRATCH_WORST_CASE = 48 * 1024 * 1024;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/growable.h"
+#include "core/tape_writer.h"
 #include "core/writer_output.h"
 
 using namespace wasmjson;
@@ -99,6 +100,36 @@ TEST(OutputBuffer, ReserveKeepsTheCursorAndRefusesImpossibleRequests) {
   EXPECT_EQ(out.data(), before);
   out.commit(o);
   EXPECT_EQ(out.size(), 10u);
+}
+
+// release_if_over frees only storage over the given size, and the array grows again after.
+TEST(Growable, ReleaseIfOverFreesOnlyLargeStorage) {
+  growable<uint32_t> a;
+  ASSERT_TRUE(a.reserve_more(100000));
+  for (uint32_t i = 0; i < 100000; ++i) a.push_unchecked(i);
+  size_t cap = a.capacity();
+  a.release_if_over(cap * sizeof(uint32_t));  // not over: kept
+  EXPECT_EQ(a.capacity(), cap);
+  EXPECT_EQ(a.size(), 100000u);
+  a.release_if_over(cap * sizeof(uint32_t) - 1);
+  EXPECT_EQ(a.capacity(), 0u);
+  EXPECT_EQ(a.size(), 0u);
+  EXPECT_EQ(a.data(), nullptr);
+  ASSERT_TRUE(a.push(7));
+  EXPECT_EQ(a.data()[0], 7u);
+}
+
+// A parse's buffers: those far larger than the next document can need are freed, those a
+// document of the same size may need are kept.
+TEST(TapeBuffers, TrimKeepsWhatADocumentOfThatSizeMayNeed) {
+  tape_buffers t;
+  ASSERT_TRUE(t.words.reserve_more(1 << 20));    // 4 MiB
+  ASSERT_TRUE(t.numbers.reserve_more(1 << 10));  // 8 KiB
+  t.trim(1 << 20, 1 << 20);                      // a 1 MiB document may need 8 MiB each
+  EXPECT_GE(t.words.capacity(), size_t{1} << 20);
+  t.trim(100, 1 << 20);                          // a small one: 1 MiB each at most
+  EXPECT_EQ(t.words.capacity(), 0u);
+  EXPECT_GE(t.numbers.capacity(), size_t{1} << 10);
 }
 
 }  // namespace
