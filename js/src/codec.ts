@@ -11,13 +11,10 @@ import { createSerializer, toGap, type EncodeOptions, type Replacer } from './st
 import { option, optionOf } from './options.js';
 import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8, NodeBufferCtor } from './utf8.js';
 
-export type JsonInput = string | Uint8Array | ArrayBuffer | DataView;
+export type JsonInput = string | Uint8Array | Uint8ClampedArray | ArrayBuffer | SharedArrayBuffer | DataView;
 
-export interface ValidationResult {
-  valid: boolean;
-  /** Present when `valid` is false: what is wrong and where. */
-  error?: JsonSyntaxError;
-}
+/** validate's answer with `explain`: when not valid, what is wrong and where. */
+export type ValidationResult = { valid: true; error?: undefined } | { valid: false; error: JsonSyntaxError };
 
 export interface ValidateOptions {
   /** Return a ValidationResult that says why, instead of a boolean. */
@@ -27,8 +24,8 @@ export interface ValidateOptions {
    * parses the document (keeping no value), and what they refuse is invalid.
    */
   duplicateKeys?: 'last' | 'error';
-  protoAction?: 'ignore' | 'error';
-  constructorAction?: 'ignore' | 'error';
+  protoAction?: 'ignore' | 'error' | 'remove';
+  constructorAction?: 'ignore' | 'error' | 'remove';
   maxDepth?: number;
 }
 
@@ -47,7 +44,8 @@ export interface ParseOptions {
    * JSON.parse makes them), 'unsafe' (those beyond ±Number.MAX_SAFE_INTEGER, which a
    * number cannot hold exactly: 12345678901234567890 -> 12345678901234567890n), or
    * 'always' (every one: 1 -> 1n, -0 -> 0n). Fractions and exponents stay numbers.
-   * encode(value, { bigint: 'number' }) writes them back as they were.
+   * encode(value, { bigint: 'number' }) writes them back as they were (but -0, which
+   * 'always' makes 0n, comes back as 0).
    */
   bigint?: 'never' | 'unsafe' | 'always';
   /**
@@ -105,13 +103,17 @@ export interface Codec {
   lazy(input: JsonInput): LazyValue;
   /**
    * RFC 8785 canonical JSON. A string or bytes argument is JSON text (bytes in, UTF-8
-   * bytes out); anything else is a value, converted as JSON.stringify converts it.
+   * bytes out); anything else is a value, converted as JSON.stringify converts it
+   * (undefined where JSON.stringify gives undefined: undefined, a function, a symbol).
    */
-  canonicalize(input: unknown): any;
+  canonicalize(input: string): string;
+  canonicalize(input: Exclude<JsonInput, string>): Uint8Array<ArrayBuffer>;
+  canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined;
   /** JSON.parse, from a string or UTF-8 bytes. */
   parse(text: unknown, reviver?: Reviver | ParseOptions | null): any;
   validate(input: JsonInput): boolean;
   validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
+  validate(input: JsonInput, options?: ValidateOptions & { explain?: false }): boolean;
   validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
   /** JSON.stringify, byte for byte (undefined where JSON.stringify returns undefined). */
   stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string;
@@ -187,16 +189,16 @@ const HEAP_PIECES = Symbol('string heap');
 const INDENT_PLACEHOLDERS = '\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17';
 const INDENT_PLACEHOLDER = /[\x0e-\x17]/g;
 
-export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput; stringBuiltins?: boolean } = {}): Codec {
+export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput; stringBuiltins?: boolean } | null = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
   wasm._initialize();
   const flavor = KERNELS[wasm.wj_kernel()];
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
-  const stringInput = (option(options, 'stringInput') as StringInput | undefined) ?? 'auto';
+  const stringInput = (optionOf(options, 'stringInput') as StringInput | undefined) ?? 'auto';
   if (stringInput !== 'auto' && stringInput !== 'utf8' && stringInput !== 'utf16') {
     throw new TypeError(`wasmjson: stringInput must be 'auto', 'utf8' or 'utf16', got ${String(stringInput)}`);
   }
-  const useBuiltins = option(options, 'stringBuiltins') ?? true;
+  const useBuiltins = optionOf(options, 'stringBuiltins') ?? true;
   if (typeof useBuiltins !== 'boolean') throw new TypeError(`wasmjson: stringBuiltins must be true or false, got ${String(useBuiltins)}`);
   const memory = new Memory(wasm, stringInput, useBuiltins);
   const keys = new KeyCache();
@@ -636,7 +638,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     if (code === OUT_OF_MEMORY) throw outOfMemory(region.len);
     if (!explain) return code === 0;
     if (code === 0) return { valid: true };
-    return { valid: false, error };
+    return { valid: false, error: error! };
   }
 
   return {
@@ -645,7 +647,7 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
     validate: validate as Codec['validate'],
     at,
     lazy,
-    canonicalize,
+    canonicalize: canonicalize as Codec['canonicalize'],
     minify: minify as Codec['minify'],
     prettify: prettify as Codec['prettify'],
     ...createSerializer(wasm, memory.builtins),
@@ -751,10 +753,13 @@ function toParseInput(input: unknown): string | Uint8Array {
 }
 
 function pickReviver(arg: unknown): Reviver | undefined {
+  // (A second argument that is no function and no object is ignored, as JSON.parse
+  // ignores a reviver it cannot call.)
   if (typeof arg === 'function') return arg as Reviver;
   if (arg !== null && typeof arg === 'object') {
     const r = option(arg, 'reviver');
     if (typeof r === 'function') return r as Reviver;
+    if (r !== undefined) throw new TypeError(`wasmjson.parse: options.reviver must be a function, got ${typeof r}`);
   }
   return undefined;
 }
@@ -772,7 +777,10 @@ function policyOf(arg: unknown, fn: 'parse' | 'validate'): BuildPolicy | undefin
   const depthOption = option(arg, 'maxDepth');
   if (depthOption !== undefined) {
     maxDepth = depthOption as number;
-    if (typeof maxDepth !== 'number' || !(maxDepth >= 0) || (maxDepth !== Infinity && !Number.isInteger(maxDepth))) {
+    if (typeof maxDepth !== 'number') {
+      throw new TypeError(`wasmjson.${fn}: options.maxDepth must be a number, got ${typeof depthOption} ${JSON.stringify(String(depthOption))}`);
+    }
+    if (!(maxDepth >= 0) || (maxDepth !== Infinity && !Number.isInteger(maxDepth))) {
       throw new RangeError(`wasmjson.${fn}: options.maxDepth must be a non-negative integer, got ${String(depthOption)}`);
     }
   }

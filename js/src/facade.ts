@@ -15,11 +15,11 @@ import type { LazyValue } from './navigate.js';
 import type { Reviver } from './revive.js';
 import type { EncodeOptions, Replacer } from './stringify.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
-import { option } from './options.js';
+import { option, optionOf } from './options.js';
 import type { StringInput } from './memory.js';
 
 /** What init() and load() accept as the wasm to run. */
-export type WasmSource = string | URL | ArrayBuffer | Uint8Array | WebAssembly.Module | Response | Promise<Response>;
+export type WasmSource = string | URL | ArrayBuffer | SharedArrayBuffer | Uint8Array | DataView | WebAssembly.Module | Response | Promise<Response>;
 
 export interface InitOptions {
   /** Force a kernel flavor; default: SIMD128 when the engine has it, else SWAR64. */
@@ -118,7 +118,7 @@ async function instantiate(source: WasmSource, platform: Platform): Promise<WebA
     typeof x === 'object' && x !== null && typeof (x as Response).arrayBuffer === 'function' && 'ok' in x;
   if (!isResponseLike(source) && typeof (source as { then?: unknown } | null)?.then !== 'function') {
     throw new TypeError(
-      'wasmjson: the wasm to load is a URL (a string or URL), bytes (an ArrayBuffer, typed array or DataView), ' +
+      'wasmjson: the wasm to load is a URL (a string or URL), bytes (an ArrayBuffer, Uint8Array or DataView), ' +
         `a WebAssembly.Module, or a fetch Response or a promise of one; got ${source === null ? 'null' : objectToString.call(source)}`,
     );
   }
@@ -181,9 +181,9 @@ export function createFacade(platform: Platform) {
   }
 
   /** A new, independent codec (its own wasm instance and memory). */
-  async function load(options: InitOptions = {}): Promise<Codec> {
-    const wasm = option(options, 'wasm') as InitOptions['wasm'];
-    const requested = option(options, 'flavor') as Flavor | undefined;
+  async function load(options: InitOptions | null = {}): Promise<Codec> {
+    const wasm = optionOf(options, 'wasm') as InitOptions['wasm'];
+    const requested = optionOf(options, 'flavor') as Flavor | undefined;
     if (wasm !== undefined) {
       const c = createCodec(await instantiate(wasm, platform), options);
       if (requested && c.flavor !== requested) {
@@ -196,22 +196,22 @@ export function createFacade(platform: Platform) {
   }
 
   /** Synchronous load from the packaged files (Node only). */
-  function loadSync(options: { flavor?: Flavor; stringInput?: StringInput } = {}): Codec {
+  function loadSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Codec {
     if (!platform.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
-    const flavor = pickFlavor((option(options, 'flavor') as Flavor | undefined) ?? platform.requestedFlavor());
+    const flavor = pickFlavor((optionOf(options, 'flavor') as Flavor | undefined) ?? platform.requestedFlavor());
     const module = new WebAssembly.Module(platform.readWasmSync(flavor) as Uint8Array<ArrayBuffer>);
     return createCodec(new WebAssembly.Instance(module, IMPORTS), options);
   }
 
   /** (Re)initialises the codec behind the package's top-level functions. */
-  async function init(options: InitOptions = {}): Promise<Implementation> {
+  async function init(options: InitOptions | null = {}): Promise<Implementation> {
     const call = ++inits;
     const loaded = await load(options);
     if (call === inits) active = loaded;
     return { flavor: loaded.flavor, simd128Supported: engineHasSimd128() };
   }
 
-  function initSync(options: { flavor?: Flavor; stringInput?: StringInput } = {}): Implementation {
+  function initSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Implementation {
     ++inits;  // (an init() still loading does not override it)
     active = loadSync(options);
     return implementation();
@@ -223,6 +223,7 @@ export function createFacade(platform: Platform) {
 
   function validate(input: JsonInput): boolean;
   function validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
+  function validate(input: JsonInput, options?: ValidateOptions & { explain?: false }): boolean;
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
     return codec().validate(input, options);
@@ -259,7 +260,10 @@ export function createFacade(platform: Platform) {
     return codec().lazy(input);
   }
 
-  function canonicalize(input: unknown): any {
+  function canonicalize(input: string): string;
+  function canonicalize(input: Exclude<JsonInput, string>): Uint8Array<ArrayBuffer>;
+  function canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined;
+  function canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined {
     return codec().canonicalize(input);
   }
 

@@ -307,7 +307,7 @@ export class LazyNode {
     return this.kind === 'array' ? this.doc.indexOf(this, this.offset, true)!.offsets!.length : this.keys().length;
   }
 
-  /** Keys in the order Object.keys(toJS()) gives them. */
+  /** An object's keys, in the order Object.keys(toJS()) gives them; [] for an array. */
   keys(): string[] {
     this.doc.live();
     if (this.kind !== 'object') return [];

@@ -61,7 +61,13 @@ describe('TypeScript consumers', () => {
       const esm =
         "import { parse, minify, lazy, LazyNode } from 'wasmjson';\nexport const v: unknown = parse('1');\n" +
         "export const b: Uint8Array<ArrayBuffer> = minify(new Uint8Array([49]));\nconst doc = lazy('{\"a\":1}');\n" +
-        'export const k: string[] = doc instanceof LazyNode ? doc.keys() : [];\n';
+        'export const k: string[] = doc instanceof LazyNode ? doc.keys() : [];\n' +
+        // Overloads: canonicalize by input kind, validate by explain; an explained failure has its error.
+        "import { canonicalize, validate } from 'wasmjson';\n" +
+        "export const c: string = canonicalize('{}');\nexport const cb: Uint8Array<ArrayBuffer> = canonicalize(new Uint8Array([49]));\n" +
+        'export const cv: string | Uint8Array | undefined = canonicalize({ a: 1 });\n' +
+        "export const ok: boolean = validate('1', { explain: false, maxDepth: 3 });\n" +
+        'const r = validate(new SharedArrayBuffer(1), { explain: true });\nexport const where: number = r.valid ? -1 : r.error.offset;\n';
       write('esm/c.mts', esm);
       write('bundler/d.ts', esm);
       const options = { strict: true, noEmit: true, skipLibCheck: false, lib: ['esnext', 'dom'], types: [] };

@@ -184,9 +184,17 @@ for (const flavor of FLAVORS) {
         expect(() => codec.parse(input, { stringDecoding: 'bogus' as never })).toThrow(/^wasmjson\.parse: options\.stringDecoding must be 'document' or 'each'/);
         expect(codec.parse(input, { stringDecoding: 'document' })).toBe(1);
       }
-      for (const bad of [-1, 1.5, NaN, '3', null]) {
+      for (const bad of [-1, 1.5, NaN]) {
         expect(() => codec.parse('1', { maxDepth: bad as never })).toThrow(RangeError);
       }
+      for (const bad of ['3', null]) {
+        expect(() => codec.parse('1', { maxDepth: bad as never })).toThrow(TypeError);
+        expect(() => codec.parse('1', { maxDepth: bad as never })).toThrow(/^wasmjson\.parse: options\.maxDepth must be a number, got/);
+      }
+      // A reviver option that is no function is refused (a second argument that is no
+      // object and no function is ignored, as JSON.parse ignores a reviver it cannot call).
+      expect(() => codec.parse('1', { reviver: 'x' as never })).toThrow(/^wasmjson\.parse: options\.reviver must be a function, got string/);
+      expect(codec.parse('1', 'x' as never)).toBe(JSON.parse('1', 'x' as never));
       // validate takes the same options, and names itself when it refuses one.
       expect(() => codec.validate('1', { duplicateKeys: 'first' as never })).toThrow(/^wasmjson\.validate: options\.duplicateKeys/);
       expect(() => codec.validate('1', { protoAction: 'delete' as never })).toThrow(/^wasmjson\.validate: options\.protoAction/);
@@ -285,5 +293,8 @@ describe('options are read from their own properties only', () => {
       }
     });
     expect(loaded.parse('[1]')).toStrictEqual([1]);
+    // null is no options, as for the other functions.
+    expect((await wj.load(null)).parse('[2]')).toStrictEqual([2]);
+    if (typeof process !== 'undefined') expect(wj.loadSync(null).parse('[3]')).toStrictEqual([3]); // (Node only)
   });
 });
