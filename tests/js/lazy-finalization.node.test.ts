@@ -2,33 +2,13 @@
 // gives its wasm memory back once collected, and one freed gives it back once only.
 // Node only: it forces collections (gc() through V8's flag) and reads the instance's
 // memory size, taken from WebAssembly.instantiate while the codec loads.
-import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { load, type Codec } from 'wasmjson';
+import { codecWithMemory } from './support/codec-memory.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
-
-/** A codec of its own and its wasm memory. */
-async function codecWithMemory(): Promise<{ codec: Codec; memory: WebAssembly.Memory }> {
-  const module = new WebAssembly.Module(readFileSync(new URL('../../dist/wasmjson-swar64.wasm', import.meta.url)));
-  const instantiate = WebAssembly.instantiate;
-  let memory: WebAssembly.Memory | undefined;
-  (WebAssembly as { instantiate: unknown }).instantiate = async (...args: unknown[]) => {
-    const result = await (instantiate as (...a: unknown[]) => Promise<unknown>)(...args);
-    const instance = result instanceof WebAssembly.Instance ? result : (result as { instance: WebAssembly.Instance }).instance;
-    memory = instance.exports.memory as WebAssembly.Memory;
-    return result;
-  };
-  try {
-    const codec = await load({ flavor: 'swar64', wasm: module });
-    return { codec, memory: memory! };
-  } finally {
-    WebAssembly.instantiate = instantiate;
-  }
-}
 
 /** Collections, with the tasks between them where finalization callbacks run. */
 async function collect(): Promise<void> {
@@ -42,7 +22,7 @@ const MiB = 1024 * 1024;
 
 describe('lazy documents: the FinalizationRegistry safety net', () => {
   it('a document never freed gives its memory back once it is collected', async () => {
-    const { codec, memory } = await codecWithMemory();
+    const { codec, memory } = await codecWithMemory('swar64');
     const text = JSON.stringify({ a: 'x'.repeat(MiB), b: [1, 2, 3] });
     // 160 documents of 1 MiB each, never freed: kept, they would need 160 MiB.
     for (let round = 0; round < 32; round++) {
@@ -56,7 +36,7 @@ describe('lazy documents: the FinalizationRegistry safety net', () => {
   });
 
   it('a freed document is released once: its collection later frees no one else', async () => {
-    const { codec } = await codecWithMemory();
+    const { codec } = await codecWithMemory('swar64');
     const texts = Array.from({ length: 3 }, (_, i) => JSON.stringify({ i, s: String(i).repeat(100_000) }));
     for (let round = 0; round < 10; round++) {
       let first: { free(): void } | undefined = codec.lazy(texts[0]) as { free(): void };

@@ -2,11 +2,11 @@
 // scratch arrays (JS heap) and buffers (wasm memory) grow with the largest document they
 // have held, and a later call that does not need that room gives it back. Node only
 // (forced collections; the wasm memory taken from WebAssembly.instantiate).
-import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { load, type Codec } from 'wasmjson';
+import { load } from 'wasmjson';
+import { codecWithMemory } from './support/codec-memory.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -55,27 +55,9 @@ describe('heap kept after large calls', () => {
   });
 });
 
-/** A codec of its own and its wasm memory. */
-async function codecWithMemory(): Promise<{ codec: Codec; memory: WebAssembly.Memory }> {
-  const module = new WebAssembly.Module(readFileSync(new URL('../../dist/wasmjson-simd128.wasm', import.meta.url)));
-  const instantiate = WebAssembly.instantiate;
-  let memory: WebAssembly.Memory | undefined;
-  (WebAssembly as { instantiate: unknown }).instantiate = async (...args: unknown[]) => {
-    const result = await (instantiate as (...a: unknown[]) => Promise<unknown>)(...args);
-    const instance = result instanceof WebAssembly.Instance ? result : (result as { instance: WebAssembly.Instance }).instance;
-    memory = instance.exports.memory as WebAssembly.Memory;
-    return result;
-  };
-  try {
-    return { codec: await load({ flavor: 'simd128', wasm: module }), memory: memory! };
-  } finally {
-    WebAssembly.instantiate = instantiate;
-  }
-}
-
 describe('wasm buffers kept after large calls', () => {
   it('a parse of 21 MB, then a small one, leaves its input and tape buffers free for an encode of the value', async () => {
-    const { codec, memory } = await codecWithMemory();
+    const { codec, memory } = await codecWithMemory('simd128');
     const text = JSON.stringify({ items: Array.from({ length: 300_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], v: i / 7 })) });
     const value = codec.parse(text);
     expect(codec.parse('[1]')).toStrictEqual([1]);
