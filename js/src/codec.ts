@@ -753,13 +753,12 @@ function toParseInput(input: unknown): string | Uint8Array {
 }
 
 function pickReviver(arg: unknown): Reviver | undefined {
-  // (A second argument that is no function and no object is ignored, as JSON.parse
-  // ignores a reviver it cannot call.)
+  // (A reviver that is no function is ignored, in the options form too, as JSON.parse
+  // ignores one it cannot call: a drop-in for it never throws where it would not.)
   if (typeof arg === 'function') return arg as Reviver;
   if (arg !== null && typeof arg === 'object') {
     const r = option(arg, 'reviver');
     if (typeof r === 'function') return r as Reviver;
-    if (r !== undefined) throw new TypeError(`wasmjson.parse: options.reviver must be a function, got ${typeof r}`);
   }
   return undefined;
 }
