@@ -665,15 +665,20 @@ export function asBytes(input: unknown): Uint8Array | undefined {
     }
     if (n === 0) return new Uint8Array(0);
     const proto = Object.getPrototypeOf(input);
-    if ((proto === Uint8Array.prototype || proto === nodeBufferPrototype) && input.length === n) return input;
+    if ((proto === Uint8Array.prototype || proto === nodeBufferPrototype) && !Object.hasOwn(input, 'length') && !Object.hasOwn(input, 'constructor')) {
+      return input;
+    }
     // A subclass or an own property can answer length, buffer or byteOffset otherwise
     // (a length longer than the bytes read a previous call's input left in wasm
-    // memory): a plain view of what the array really spans.
+    // memory), or make subarray() build something else: a plain view of what the
+    // array really spans.
     return new Uint8Array(typedArrayBuffer.call(input), typedArrayByteOffset.call(input), n);
   }
-  if (input instanceof ArrayBuffer) return bufferBytes(input);
-  if (input instanceof DataView || input instanceof Uint8ClampedArray) return viewBytes(input);
-  if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return new Uint8Array(input);
+  // (Each kind told by its internal slots: an object that only inherits from one of
+  // these prototypes is text, through its toString, as for JSON.parse.)
+  if (input instanceof ArrayBuffer) return bufferBytes(input, arrayBufferByteLength);
+  if (input instanceof DataView || input instanceof Uint8ClampedArray) return ArrayBuffer.isView(input) ? viewBytes(input) : undefined;
+  if (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) return bufferBytes(input, sharedByteLength!);
   return typeof input === 'object' && input !== null ? foreignBytes(input) : undefined;
 }
 
@@ -696,8 +701,14 @@ function viewBytes(view: ArrayBufferView): Uint8Array {
 }
 
 /** An ArrayBuffer's bytes; none for a detached one (which no view can be made on). */
-function bufferBytes(buffer: ArrayBufferLike): Uint8Array {
-  return buffer.byteLength === 0 ? new Uint8Array(0) : new Uint8Array(buffer);
+function bufferBytes(buffer: ArrayBufferLike, byteLength: (this: unknown) => number): Uint8Array | undefined {
+  let n: number;
+  try {
+    n = byteLength.call(buffer); // (a subclass's own byteLength getter may say otherwise)
+  } catch {
+    return undefined; // only an object that inherits from the prototype
+  }
+  return n === 0 ? new Uint8Array(0) : new Uint8Array(buffer, 0, n);
 }
 
 // Intrinsic getters that read internal slots, so they tell the kind of any realm's
@@ -736,12 +747,8 @@ function foreignBytes(input: object): Uint8Array | undefined {
   }
   for (const byteLength of [arrayBufferByteLength, sharedByteLength]) {
     if (byteLength === undefined) continue; // (no SharedArrayBuffer: a page not cross-origin isolated)
-    try {
-      byteLength.call(input);
-    } catch {
-      continue; // not that kind of buffer
-    }
-    return bufferBytes(input as ArrayBufferLike);
+    const bytes = bufferBytes(input as ArrayBufferLike, byteLength);
+    if (bytes !== undefined) return bytes; // (else not that kind of buffer)
   }
   return undefined;
 }

@@ -165,6 +165,27 @@ for (const flavor of FLAVORS) {
       const own = enc.encode('[1]');
       Object.defineProperty(own, 'length', { value: 2 });
       expect(codec.parse(own)).toStrictEqual([1]);
+      // An own length getter that answers 5 the first time and 25 after.
+      for (const bytes of [enc.encode('["id"'), typeof Buffer === 'undefined' ? enc.encode('["id"') : Buffer.from('["id"')]) {
+        let reads = 0;
+        Object.defineProperty(bytes, 'length', { get: () => (++reads === 1 ? 5 : 25) });
+        expect(() => codec.parse(bytes)).toThrow(SyntaxError);
+        expect(() => codec.at(bytes, '/1')).toThrow(SyntaxError);
+      }
+      // Objects that only inherit from a bytes prototype are text, through their toString.
+      const shared = typeof SharedArrayBuffer === 'undefined' ? [] : [SharedArrayBuffer.prototype]; // (pages not cross-origin isolated lack it)
+      for (const proto of [ArrayBuffer.prototype, DataView.prototype, Uint8ClampedArray.prototype, ...shared]) {
+        const lookalike = Object.assign(Object.create(proto), { toString: () => '[1,2]' });
+        expect(codec.parse(lookalike)).toStrictEqual(JSON.parse(lookalike));
+      }
+      class Emptied extends ArrayBuffer {
+        override get byteLength(): number {
+          return 0;
+        }
+      }
+      const emptied = new Emptied(3);
+      new Uint8Array(emptied).set(enc.encode('[7]'));
+      expect(codec.parse(emptied)).toStrictEqual([7]);
       class Shifted extends DataView {
         override get byteOffset(): number {
           return 0;
