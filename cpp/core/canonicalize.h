@@ -4,8 +4,8 @@
 //
 // Two passes: the reader (which validates everything) builds a tree with each object's
 // members sorted (jcs_tree.h); the writer then walks it (jcs_writer.h). Reader errors
-// come back as they would from parse(); error_code::jcs_lone_surrogate and jcs_not_finite mean the
-// document is valid JSON whose value RFC 8785 cannot represent.
+// come back as they would from parse(); error_code::jcs_lone_surrogate and
+// jcs_not_finite mean the document is valid JSON whose value RFC 8785 cannot represent.
 #pragma once
 #include "jcs_tree.h"
 #include "jcs_writer.h"

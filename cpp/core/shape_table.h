@@ -1,8 +1,9 @@
 // Interns object shapes: the sequence of key ids of an object, in order, as a path in a
 // trie that lives across parses. Each key moves an object from its shape so far to the
 // shape with that key added; the node an object ends on is its shape id. JS turns a
-// shape that recurs in a later document (or reaches 255 objects in one) into a constructor that makes the whole object with one object
-// literal (js/src/build.ts). Reset together with key_table (shapes are made of key ids).
+// shape that recurs in a later document (or reaches 255 objects in one) into a
+// constructor that makes the whole object with one object literal (js/src/build.ts).
+// Reset together with key_table (shapes are made of key ids).
 //
 // Key prediction. Objects of one shape repeat their keys in order, so each node remembers
 // the key it was last left by (its id and its bytes) and the node that key led to:

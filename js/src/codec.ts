@@ -672,7 +672,7 @@ export function asBytes(input: unknown): Uint8Array | undefined {
     // (a length longer than the bytes read a previous call's input left in wasm
     // memory), or make subarray() build something else: a plain view of what the
     // array really spans.
-    return new Uint8Array(typedArrayBuffer.call(input), typedArrayByteOffset.call(input), n);
+    return viewBytes(input);
   }
   // (Each kind told by its internal slots: an object that only inherits from one of
   // these prototypes is text, through its toString, as for JSON.parse.)
@@ -713,12 +713,14 @@ function bufferBytes(buffer: ArrayBufferLike, byteLength: (this: unknown) => num
 
 // Intrinsic getters that read internal slots, so they tell the kind of any realm's
 // buffers and views (instanceof knows only this realm's), and cannot be fooled.
-const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)!
-  .get as (this: unknown) => string | undefined;
-const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get as (this: unknown) => number;
-function intrinsicGetter<T>(proto: object, name: string): (this: unknown) => T {
+function intrinsicGetter<T>(proto: object, name: PropertyKey): (this: unknown) => T {
   return Object.getOwnPropertyDescriptor(proto, name)!.get as (this: unknown) => T;
 }
+const TypedArrayPrototype: object = Object.getPrototypeOf(Uint8Array.prototype);
+const typedArrayName = intrinsicGetter<string | undefined>(TypedArrayPrototype, Symbol.toStringTag);
+const typedArrayLength = intrinsicGetter<number>(TypedArrayPrototype, 'length');
+const arrayBufferByteLength = intrinsicGetter<number>(ArrayBuffer.prototype, 'byteLength');
+const sharedByteLength = typeof SharedArrayBuffer === 'undefined' ? undefined : intrinsicGetter<number>(SharedArrayBuffer.prototype, 'byteLength');
 interface ViewSlots {
   buffer: (this: unknown) => ArrayBufferLike;
   byteOffset: (this: unknown) => number;
@@ -727,16 +729,9 @@ interface ViewSlots {
 function viewSlots(proto: object): ViewSlots {
   return { buffer: intrinsicGetter(proto, 'buffer'), byteOffset: intrinsicGetter(proto, 'byteOffset'), byteLength: intrinsicGetter(proto, 'byteLength') };
 }
-const typedArraySlots = viewSlots(Object.getPrototypeOf(Uint8Array.prototype));
+const typedArraySlots = viewSlots(TypedArrayPrototype);
 const dataViewSlots = viewSlots(DataView.prototype);
-const typedArrayLength = intrinsicGetter<number>(Object.getPrototypeOf(Uint8Array.prototype), 'length');
-const typedArrayBuffer = typedArraySlots.buffer;
-const typedArrayByteOffset = typedArraySlots.byteOffset;
 const nodeBufferPrototype: object | undefined = NodeBufferCtor?.prototype;
-const sharedByteLength =
-  typeof SharedArrayBuffer === 'undefined'
-    ? undefined
-    : (Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength')!.get as (this: unknown) => number);
 
 /** Bytes containers from another realm (an iframe, a vm context), or undefined. */
 function foreignBytes(input: object): Uint8Array | undefined {

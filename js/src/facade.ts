@@ -15,7 +15,7 @@ import type { LazyValue } from './navigate.js';
 import type { Reviver } from './revive.js';
 import type { EncodeOptions, Replacer } from './stringify.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
-import { option, optionOf } from './options.js';
+import { optionOf } from './options.js';
 import type { StringInput } from './memory.js';
 
 /** What init() and load() accept as the wasm to run. */
