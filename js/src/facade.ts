@@ -141,133 +141,209 @@ export async function readLocationInNode(location: string, readFile: (path: stri
   return /^[a-z][a-z0-9+.-]+:/i.test(location) ? fetch(location) : readFile(location);
 }
 
-export function createFacade(platform: Platform) {
-  let active: Codec | undefined;
-  // Why the entry's own start-up init() failed, if it did (see start()).
-  let startError: unknown;
-  // Calls to init() so far: when they overlap, the one made last decides the codec.
-  let inits = 0;
+// The state behind the top-level functions: one per bundle (each entry is its own
+// bundle), set up once by the entry through usePlatform() and start() / startSync().
+let platform: Platform | undefined;
+let active: Codec | undefined;
+// Why the entry's own start-up init() failed, if it did (see start()).
+let startError: unknown;
+// Calls to init() so far: when they overlap, the one made last decides the codec.
+let inits = 0;
 
-  function codec(): Codec {
-    if (!active) {
-      if (startError !== undefined) {
-        const why = (startError as Error)?.message ?? String(startError);
-        throw new Error(`wasmjson: its wasm did not load (${why}); pass its location or bytes to await init({ wasm })`, { cause: startError });
-      }
-      throw new Error('wasmjson: not initialised yet; await init() first');
+/** How this entry obtains the .wasm files (called once, before start() or startSync()). */
+export function usePlatform(p: Platform): void {
+  platform = p;
+}
+
+function host(): Platform {
+  if (platform === undefined) throw new Error('wasmjson: no platform (an entry point calls usePlatform() first)');
+  return platform;
+}
+
+function codec(): Codec {
+  if (!active) {
+    if (startError !== undefined) {
+      const why = (startError as Error)?.message ?? String(startError);
+      throw new Error(`wasmjson: its wasm did not load (${why}); pass its location or bytes to await init({ wasm })`, { cause: startError });
     }
-    return active;
+    throw new Error('wasmjson: not initialised yet; await init() first');
   }
+  return active;
+}
 
-  /**
-   * The entry's start-up init() (at import). A failure is kept, not thrown:
-   * the module still loads, so that init({ wasm }) can follow (a CSP or a custom asset
-   * path that the default URL misses); the functions throw it until then.
-   */
-  async function start(): Promise<void> {
-    try {
-      await init();
-    } catch (e) {
-      startError = e;
+/**
+ * The entry's start-up init() (at import). A failure is kept, not thrown:
+ * the module still loads, so that init({ wasm }) can follow (a CSP or a custom asset
+ * path that the default URL misses); the functions throw it until then.
+ */
+export async function start(): Promise<void> {
+  try {
+    await init();
+  } catch (e) {
+    startError = e;
+  }
+}
+
+/** start() for Node's entries, whose init is synchronous (a bundle that left the .wasm files behind still imports). */
+export function startSync(): void {
+  try {
+    initSync();
+  } catch (e) {
+    startError = e;
+  }
+}
+
+// ---- The package's top-level functions (every entry exports these) ----
+
+/**
+ * A new, independent codec: its own wasm instance and memory, with the same functions as
+ * methods. For isolation (a worker, a flavor of its own), or to pass `wasm` explicitly.
+ * The top-level functions are unaffected.
+ */
+export async function load(options: InitOptions | null = {}): Promise<Codec> {
+  const p = host();
+  const wasm = optionOf(options, 'wasm') as InitOptions['wasm'];
+  const requested = optionOf(options, 'flavor') as Flavor | undefined;
+  if (wasm !== undefined) {
+    const c = createCodec(await instantiate(wasm, p), options);
+    if (requested && c.flavor !== requested) {
+      throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${requested}`);
     }
+    return c;
   }
-  /** start() for Node's entries, whose init is synchronous (a bundle that left the .wasm files behind still imports). */
-  function startSync(): void {
-    try {
-      initSync();
-    } catch (e) {
-      startError = e;
-    }
-  }
+  const flavor = pickFlavor(requested ?? p.requestedFlavor());
+  return createCodec(await instantiate(await p.readWasm(flavor), p), options);
+}
 
-  /** A new, independent codec (its own wasm instance and memory). */
-  async function load(options: InitOptions | null = {}): Promise<Codec> {
-    const wasm = optionOf(options, 'wasm') as InitOptions['wasm'];
-    const requested = optionOf(options, 'flavor') as Flavor | undefined;
-    if (wasm !== undefined) {
-      const c = createCodec(await instantiate(wasm, platform), options);
-      if (requested && c.flavor !== requested) {
-        throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${requested}`);
-      }
-      return c;
-    }
-    const flavor = pickFlavor(requested ?? platform.requestedFlavor());
-    return createCodec(await instantiate(await platform.readWasm(flavor), platform), options);
-  }
+/** load(), synchronously, from the packaged .wasm files (Node only). */
+export function loadSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Codec {
+  const p = host();
+  if (!p.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
+  const flavor = pickFlavor((optionOf(options, 'flavor') as Flavor | undefined) ?? p.requestedFlavor());
+  const module = new WebAssembly.Module(p.readWasmSync(flavor) as Uint8Array<ArrayBuffer>);
+  return createCodec(new WebAssembly.Instance(module, IMPORTS), options);
+}
 
-  /** Synchronous load from the packaged files (Node only). */
-  function loadSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Codec {
-    if (!platform.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
-    const flavor = pickFlavor((optionOf(options, 'flavor') as Flavor | undefined) ?? platform.requestedFlavor());
-    const module = new WebAssembly.Module(platform.readWasmSync(flavor) as Uint8Array<ArrayBuffer>);
-    return createCodec(new WebAssembly.Instance(module, IMPORTS), options);
-  }
+/**
+ * (Re)initialises the codec behind the top-level functions: another flavor, or the wasm
+ * from a location or bytes of your choosing (`wasm`; for a Content-Security-Policy or
+ * custom asset paths). Each entry point has already initialised itself when its import
+ * finishes; a failure then is reported by the functions until init() succeeds.
+ */
+export async function init(options: InitOptions | null = {}): Promise<Implementation> {
+  const call = ++inits;
+  const loaded = await load(options);
+  if (call === inits) active = loaded;
+  return { flavor: loaded.flavor, simd128Supported: engineHasSimd128() };
+}
 
-  /** (Re)initialises the codec behind the package's top-level functions. */
-  async function init(options: InitOptions | null = {}): Promise<Implementation> {
-    const call = ++inits;
-    const loaded = await load(options);
-    if (call === inits) active = loaded;
-    return { flavor: loaded.flavor, simd128Supported: engineHasSimd128() };
-  }
+/** init(), synchronously, from the packaged .wasm files (Node only). */
+export function initSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Implementation {
+  ++inits; // (an init() still loading does not override it)
+  active = loadSync(options);
+  return implementation();
+}
 
-  function initSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Implementation {
-    ++inits;  // (an init() still loading does not override it)
-    active = loadSync(options);
-    return implementation();
-  }
+/** The kernel flavor behind the top-level functions, and whether this engine has SIMD128. */
+export function implementation(): Implementation {
+  return { flavor: codec().flavor, simd128Supported: engineHasSimd128() };
+}
 
-  function implementation(): Implementation {
-    return { flavor: codec().flavor, simd128Supported: engineHasSimd128() };
-  }
+/**
+ * Whether the input is one well-formed JSON text (RFC 8259; bytes: also valid UTF-8),
+ * without making any value. With `{ explain: true }`: `{ valid: true }` or
+ * `{ valid: false, error }`, error being the JsonSyntaxError parse would throw.
+ */
+export function validate(input: JsonInput): boolean;
+export function validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
+export function validate(input: JsonInput, options?: ValidateOptions & { explain?: false }): boolean;
+export function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
+export function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
+  return codec().validate(input, options);
+}
 
-  function validate(input: JsonInput): boolean;
-  function validate(input: JsonInput, options: ValidateOptions & { explain: true }): ValidationResult;
-  function validate(input: JsonInput, options?: ValidateOptions & { explain?: false }): boolean;
-  function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult;
-  function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
-    return codec().validate(input, options);
-  }
+// (Methods, then taken out, like JSON.parse and JSON.stringify: not constructors, no
+// prototype; their names and lengths match native's.)
+const methods = {
+  parse(text: unknown, reviver?: Reviver | ParseOptions | null): any {
+    return codec().parse(text, reviver);
+  },
+  stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string {
+    return codec().stringify(value, replacer, space);
+  },
+  encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> {
+    return codec().encode(value, options);
+  },
+};
 
-  // A method, like JSON.parse: not a constructor, no prototype, name 'parse', length 2.
-  const { parse } = {
-    parse(text: unknown, reviver?: Reviver | ParseOptions | null): any {
-      return codec().parse(text, reviver);
-    },
-  };
+/**
+ * JSON.parse, from a string or UTF-8 bytes (Uint8Array, Buffer, ArrayBuffer, DataView):
+ * the same values, key order and errors' kind. The second argument is a reviver, called
+ * as JSON.parse calls it (with the `{ source }` context), or ParseOptions. A malformed
+ * text throws a JsonSyntaxError (a SyntaxError) with offset, line and column; bytes that
+ * are not UTF-8 too.
+ */
+export const parse: (text: unknown, reviver?: Reviver | ParseOptions | null) => any = methods.parse;
 
-  // Methods too, like JSON.stringify: not constructors, no prototype; stringify's length is 3.
-  const { stringify, encode } = {
-    stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string {
-      return codec().stringify(value, replacer, space);
-    },
-    encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer> {
-      return codec().encode(value, options);
-    },
-  };
+/**
+ * JSON.stringify, byte for byte: toJSON, a replacer function or property list, space,
+ * and the same errors (cycles and BigInt are TypeErrors). undefined where JSON.stringify
+ * returns undefined (a top-level undefined, function or symbol), which the return type
+ * leaves out as TypeScript's own type of JSON.stringify does.
+ */
+export const stringify: (value: unknown, replacer?: Replacer, space?: string | number | null) => string = methods.stringify;
 
-  function minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array<ArrayBuffer> {
-    return codec().minify(input);
-  }
-  function prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array<ArrayBuffer> {
-    return codec().prettify(input, options);
-  }
+/**
+ * stringify()'s text as UTF-8 bytes, made without the string: a new Uint8Array. Options:
+ * replacer and space as stringify's; `bigint: 'number'` writes BigInts as integer
+ * literals. undefined where stringify returns undefined (left out of the return type).
+ */
+export const encode: (value: unknown, options?: EncodeOptions) => Uint8Array<ArrayBuffer> = methods.encode;
 
-  function at(input: JsonInput, pointer: string): unknown {
-    return codec().at(input, pointer);
-  }
-  function lazy(input: JsonInput): LazyValue {
-    return codec().lazy(input);
-  }
+/**
+ * The same JSON text without insignificant whitespace; strings and numbers byte for
+ * byte. String in, string out; bytes in, a new Uint8Array out. Invalid input is a
+ * JsonSyntaxError.
+ */
+export function minify<T extends JsonInput>(input: T): T extends string ? string : Uint8Array<ArrayBuffer> {
+  return codec().minify(input);
+}
 
-  function canonicalize(input: string): string;
-  function canonicalize(input: Exclude<JsonInput, string>): Uint8Array<ArrayBuffer>;
-  function canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined;
-  function canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined {
-    return codec().canonicalize(input);
-  }
+/**
+ * The same JSON text indented like JSON.stringify(value, null, indent) (indent: default
+ * 2), strings and numbers verbatim. String in, string out; bytes in, bytes out.
+ */
+export function prettify<T extends JsonInput>(input: T, options?: PrettifyOptions): T extends string ? string : Uint8Array<ArrayBuffer> {
+  return codec().prettify(input, options);
+}
 
-  return {
-    start, startSync, load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize,
-  };
+/**
+ * The value at an RFC 6901 JSON Pointer ('' is the whole document, '/a/0/b~1c' a path),
+ * or undefined where nothing is. Reads only what the path needs, and makes only that
+ * value; what it reads is checked (a JsonSyntaxError), the rest is not (validate() is).
+ */
+export function at(input: JsonInput, pointer: string): unknown {
+  return codec().at(input, pointer);
+}
+
+/**
+ * A document kept in wasm memory, explored on demand: a LazyNode for an object or array
+ * (at(), get(), length, keys(), iteration, toJS()), else the primitive itself. Release
+ * it with free() or `using`; a FinalizationRegistry frees it otherwise.
+ */
+export function lazy(input: JsonInput): LazyValue {
+  return codec().lazy(input);
+}
+
+/**
+ * RFC 8785 canonical JSON (JCS): keys sorted by UTF-16 units, numbers as ECMAScript
+ * writes them, minimal escapes. A string or bytes argument is JSON text (bytes in, UTF-8
+ * bytes out); anything else is a value, converted as JSON.stringify converts it. What
+ * JCS forbids (lone surrogates, non-finite numbers) is a CanonicalizationError.
+ */
+export function canonicalize(input: string): string;
+export function canonicalize(input: Exclude<JsonInput, string>): Uint8Array<ArrayBuffer>;
+export function canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined;
+export function canonicalize(input: unknown): string | Uint8Array<ArrayBuffer> | undefined {
+  return codec().canonicalize(input);
 }

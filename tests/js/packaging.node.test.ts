@@ -84,6 +84,30 @@ describe('TypeScript consumers', () => {
   }, 120_000);
 });
 
+describe('type declarations', () => {
+  it('every exported function of every entry point carries its documentation (editor hovers)', () => {
+    // (TypeScript 7 has no compiler API to ask; the declarations are read as text: each
+    // entry re-exports the functions from the facade, whose declarations follow their
+    // doc comments.)
+    const names = ['load', 'loadSync', 'init', 'initSync', 'implementation', 'validate', 'parse', 'stringify', 'encode', 'minify', 'prettify', 'at', 'lazy', 'canonicalize'];
+    for (const [entry, ext] of [['node-esm', 'ts'], ['node-cjs', 'cts'], ['browser', 'ts']]) {
+      const text = readFileSync(join(dist, `types/entries/${entry}.d.${ext}`), 'utf8');
+      const reexport = new RegExp(`export \\{([^}]*)\\} from '\\.\\./facade\\.${ext === 'cts' ? 'c' : ''}js';`).exec(text);
+      expect(reexport, entry).not.toBeNull();
+      expect(reexport![1].split(',').map((n) => n.trim()).sort(), entry).toEqual([...names].sort());
+      const facade = readFileSync(join(dist, `types/facade.d.${ext}`), 'utf8');
+      for (const name of names) {
+        const at = facade.search(new RegExp(`^export declare (function|const) ${name}\\b`, 'm'));
+        expect(at, `${name} declared`).toBeGreaterThan(0);
+        const before = facade.slice(0, at).trimEnd();
+        expect(before.endsWith('*/'), `${entry}: ${name} has a doc comment`).toBe(true);
+        const doc = before.slice(before.lastIndexOf('/**'));
+        expect(doc.length, `${entry}: ${name}'s doc comment`).toBeGreaterThan(40);
+      }
+    }
+  });
+});
+
 describe('Node entry points', () => {
   it('WASMJSON_FLAVOR forces a flavor at import', () => {
     const code = "import('wasmjson').then(m => console.log(m.implementation().flavor))";
