@@ -75,7 +75,7 @@ export interface Platform {
 export function pickFlavor(requested: string | undefined): Flavor {
   if (requested !== undefined && requested !== '') {
     if (!(FLAVORS as readonly string[]).includes(requested)) {
-      throw new Error(`wasmjson: unknown flavor '${requested}' (expected one of: ${FLAVORS.join(', ')})`);
+      throw new TypeError(`wasmjson: unknown flavor '${requested}' (expected one of: ${FLAVORS.join(', ')})`);
     }
     if (requested === 'simd128' && !engineHasSimd128()) {
       throw new Error('wasmjson: flavor simd128 was requested but this engine has no WebAssembly SIMD128');

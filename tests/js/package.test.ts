@@ -23,6 +23,8 @@ describe('package entry', () => {
     const codec = await codecFor('swar64');
     expect(codec.flavor).toBe('swar64');
     await expect(wasmjson.init({ flavor: 'nope' as never })).rejects.toThrow(/unknown flavor 'nope'/);
+    // (An option value out of its set is a TypeError, as for every other option.)
+    await expect(wasmjson.load({ flavor: 'nope' as never })).rejects.toBeInstanceOf(TypeError);
   });
 
   it('load() gives independent instances', async () => {
