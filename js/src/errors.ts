@@ -20,7 +20,6 @@ export type ErrorCode =
   | 'TRAILING_CONTENT'
   | 'INVALID_UTF8'
   | 'LEADING_ZERO'
-  | 'OUT_OF_MEMORY'
   // From parse's checking options (not wasm codes).
   | 'DUPLICATE_KEY'
   | 'FORBIDDEN_PROTO'
@@ -47,7 +46,7 @@ const CODES: readonly (ErrorCode | undefined)[] = [
   'TRAILING_CONTENT',
   'INVALID_UTF8',
   'LEADING_ZERO',
-  'OUT_OF_MEMORY',
+  // 18, out of memory, is no syntax error: callers throw outOfMemory() instead.
 ];
 
 const PHRASES: Partial<Record<ErrorCode, string>> = {
