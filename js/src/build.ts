@@ -69,6 +69,8 @@ const SHAPE_IDS = 16384;
  * today) grows the tables first.
  */
 export class KeyCache {
+  /** `allowEval`: whether constructors may be compiled (makeConstructor). */
+  constructor(readonly allowEval = true) {}
   strings: string[] = ownElements(KEY_IDS, '');
   constructors: (ObjectConstructor | undefined)[] = ownElements(SHAPE_IDS, undefined);
   sightings = new Uint8Array(SHAPE_IDS);
@@ -456,7 +458,7 @@ export function buildValue(
             // (The constructor, if made, is at the same shape.)
             if (shape >= keys.shapesUsed) keys.shapesUsed = shape + 1;
             if (seen >= SIGHTINGS_BEFORE_CONSTRUCTOR || (last !== docNumber && last !== 0)) {
-              make = keys.constructors[shape] = makeConstructor(valueKeys.slice(base, top));
+              if (keys.allowEval) make = keys.constructors[shape] = makeConstructor(valueKeys.slice(base, top));
             }
           }
           let o: any;

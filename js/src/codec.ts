@@ -189,7 +189,7 @@ const HEAP_PIECES = Symbol('string heap');
 const INDENT_PLACEHOLDERS = '\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17';
 const INDENT_PLACEHOLDER = /[\x0e-\x17]/g;
 
-export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput; stringBuiltins?: boolean } | null = {}): Codec {
+export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput; stringBuiltins?: boolean; allowEval?: boolean } | null = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
   wasm._initialize();
   const flavor = KERNELS[wasm.wj_kernel()];
@@ -200,8 +200,10 @@ export function createCodec(instance: WebAssembly.Instance, options: { stringInp
   }
   const useBuiltins = optionOf(options, 'stringBuiltins') ?? true;
   if (typeof useBuiltins !== 'boolean') throw new TypeError(`wasmjson: stringBuiltins must be true or false, got ${String(useBuiltins)}`);
+  const allowEval = optionOf(options, 'allowEval') ?? true;
+  if (typeof allowEval !== 'boolean') throw new TypeError(`wasmjson: allowEval must be true or false, got ${String(allowEval)}`);
   const memory = new Memory(wasm, stringInput, useBuiltins);
-  const keys = new KeyCache();
+  const keys = new KeyCache(allowEval);
 
   /**
    * The error of a failed call on the document at `ptr` in wasm memory (still there):

@@ -49,7 +49,17 @@ export interface InitOptions {
    * Buffer methods either way.)
    */
   stringBuiltins?: boolean;
+  /**
+   * Whether parse may compile (new Function) a constructor for an object shape it meets
+   * often: default true (faster). Under a Content-Security-Policy without 'unsafe-eval'
+   * the first attempt fails, harmlessly but reported as a CSP violation, and parse builds
+   * objects without; false never attempts it (no report).
+   */
+  allowEval?: boolean;
 }
+
+/** What loadSync() and initSync() accept: InitOptions without `wasm` (they read the packaged files). */
+export type SyncInitOptions = Omit<InitOptions, 'wasm' | 'stringBuiltins'>;
 
 export interface Implementation {
   /** The kernel flavor running now. */
@@ -160,11 +170,20 @@ function host(): Platform {
   return platform;
 }
 
+/** What the functions say when the entry's start-up init() failed with `e`. */
+export function loadFailureMessage(e: unknown): string {
+  const why = (e as Error)?.message ?? String(e);
+  // A Content-Security-Policy that forbids compiling wasm: no other location or bytes help.
+  const advice = /unsafe-eval|content security policy/i.test(why)
+    ? "this page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
+    : 'pass its location or bytes to await init({ wasm })';
+  return `wasmjson: its wasm did not load (${why}); ${advice}`;
+}
+
 function codec(): Codec {
   if (!active) {
     if (startError !== undefined) {
-      const why = (startError as Error)?.message ?? String(startError);
-      throw new Error(`wasmjson: its wasm did not load (${why}); pass its location or bytes to await init({ wasm })`, { cause: startError });
+      throw new Error(loadFailureMessage(startError), { cause: startError });
     }
     throw new Error('wasmjson: not initialised yet; await init() first');
   }
@@ -216,7 +235,7 @@ export async function load(options: InitOptions | null = {}): Promise<Codec> {
 }
 
 /** load(), synchronously, from the packaged .wasm files (Node only). */
-export function loadSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Codec {
+export function loadSync(options: SyncInitOptions | null = {}): Codec {
   const p = host();
   if (!p.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
   const flavor = pickFlavor((optionOf(options, 'flavor') as Flavor | undefined) ?? p.requestedFlavor());
@@ -238,7 +257,7 @@ export async function init(options: InitOptions | null = {}): Promise<Implementa
 }
 
 /** init(), synchronously, from the packaged .wasm files (Node only). */
-export function initSync(options: { flavor?: Flavor; stringInput?: StringInput } | null = {}): Implementation {
+export function initSync(options: SyncInitOptions | null = {}): Implementation {
   ++inits; // (an init() still loading does not override it)
   active = loadSync(options);
   return implementation();

@@ -34,4 +34,29 @@ describe('package entry', () => {
     expect(a.validate('[')).toBe(false);
     expect(b.validate('[]')).toBe(true);
   });
+
+  it('allowEval: false never compiles an object constructor (no CSP violation report); the values are the same', async () => {
+    // A shape seen in two documents gets a constructor compiled by new Function (build.ts).
+    const docs = ['{"alpha":1,"beta":[true,null],"gamma":"x"}', '{"alpha":2,"beta":[],"gamma":"y"}'];
+    const compiled = async (allowEval: boolean | undefined) => {
+      const codec = await wasmjson.load({ allowEval });
+      const RealFunction = globalThis.Function;
+      let calls = 0;
+      globalThis.Function = new Proxy(RealFunction, {
+        construct(target, args) {
+          calls++;
+          return Reflect.construct(target, args);
+        },
+      });
+      try {
+        for (let i = 0; i < 3; i++) for (const d of docs) expect(codec.parse(d)).toEqual(JSON.parse(d));
+      } finally {
+        globalThis.Function = RealFunction;
+      }
+      return calls;
+    };
+    expect(await compiled(undefined)).toBeGreaterThan(0);
+    expect(await compiled(false)).toBe(0);
+    await expect(wasmjson.load({ allowEval: 'no' as never })).rejects.toBeInstanceOf(TypeError);
+  });
 });

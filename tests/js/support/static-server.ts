@@ -20,8 +20,11 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** Serves `dir`; each request is logged to `log` as "<status> <path>". */
-export function serve(dir: string, log: string[]): Promise<StaticServer> {
+/**
+ * Serves `dir`; each request is logged to `log` as "<status> <path>". `headers` are added
+ * to every HTML response (e.g. a Content-Security-Policy).
+ */
+export function serve(dir: string, log: string[], headers: Record<string, string> = {}): Promise<StaticServer> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = resolve(dir, '.' + path);
@@ -36,7 +39,8 @@ export function serve(dir: string, log: string[]): Promise<StaticServer> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    const type = MIME[extname(file)] ?? 'application/octet-stream';
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...(type.startsWith('text/html') ? headers : {}) });
     res.end(body);
   });
   const close = () => {
