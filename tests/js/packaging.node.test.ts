@@ -152,6 +152,20 @@ describe('Node entry points', () => {
     }
   });
 
+  it('the ES module entry bundled into CommonJS (esbuild for Node, import.meta empty) finds the .wasm files beside the bundle', async () => {
+    const { build } = await import('esbuild');
+    const out = mkdtempSync(join(tmpdir(), 'wasmjson-esb-'));
+    try {
+      writeFileSync(join(out, 'app.mjs'), `import { parse, implementation } from ${JSON.stringify(dist + 'node.mjs')};\nconsole.log(JSON.stringify([parse('{"a":[1]}'), implementation().flavor]));\n`);
+      await build({ entryPoints: [join(out, 'app.mjs')], bundle: true, platform: 'node', format: 'cjs', outfile: join(out, 'bundle/app.cjs'), logLevel: 'silent' });
+      for (const f of ['wasmjson-simd128.wasm', 'wasmjson-swar64.wasm']) copyFileSync(dist + f, join(out, 'bundle', f));
+      const run = execFileSync(process.execPath, [join(out, 'bundle/app.cjs')], { cwd: tmpdir(), encoding: 'utf8' }).trim();
+      expect(JSON.parse(run)).toEqual([{ a: [1] }, 'simd128']);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('require() works synchronously and exposes the same API', () => {
     const out = runNode(
       "const w = require('wasmjson'); console.log(typeof w.validate, w.validate('[1]'), w.validate('[1'), w.implementation().flavor, typeof w.JsonSyntaxError)",
