@@ -9,6 +9,7 @@
 
 import { apply, isArray, objectKeys, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, unbox } from './boxed.js';
 import { ownElements, withOwnElements } from './own-elements.js';
+import { MAX_DEPTH } from './stringify.js';
 
 export class CanonicalizationError extends TypeError {
   constructor(message: string) {
@@ -30,7 +31,8 @@ const OMIT = Symbol('omit');
 
 /** JSON.stringify's SerializeJSONProperty conversion, minus the writing. */
 function convert(holder: object, key: string, value: unknown): unknown {
-  if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
+  // (Functions are objects: a toJSON of theirs counts, as in JSON.stringify.)
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'bigint') {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') value = apply(toJSON, value, [key]);
   }
@@ -82,6 +84,8 @@ export function canonicalizeValue(root: unknown): string {
 
   const open = (v: object, where: string) => {
     if (onPath.has(v)) throw new TypeError(`Converting circular structure to JSON (at ${where})`);
+    // A toJSON that returns a new object at every level never ends (see MAX_DEPTH).
+    if (depth >= MAX_DEPTH) throw new RangeError(`wasmjson.canonicalize: more than ${MAX_DEPTH} containers open at once (does a toJSON return a new container at every level?)`);
     onPath.add(v);
     if (depth === stack.length) stack = withOwnElements(stack, depth + 1, undefined as unknown as Frame);
     if (isArray(v)) {

@@ -79,7 +79,7 @@ const SCAN_DEPTH = 32;
  * 0.5 GB of walk state, instead of growing until the Set's size limit (2^24) or memory
  * gives out, which can abort the process.
  */
-const MAX_DEPTH = 1 << 21;
+export const MAX_DEPTH = 1 << 21;
 /**
  * An object's members are read in a for-in loop (walk()), which starts over after each
  * member that is a container, skipping the members done. Past this many done, the rest
@@ -101,7 +101,7 @@ function isIndexLike(k: string | undefined): boolean {
   return k !== undefined && (k.charCodeAt(0) - 48) >>> 0 < 10;
 }
 /** Arrays longer than this have no text within V8's longest string (2^29 - 24 units). */
-const MAX_ARRAY_LENGTH = 2 ** 28 - 13;
+const MAX_ARRAY_LENGTH = 2 ** 28 - 12;
 /** encode's output has no string to fit: arrays longer than this have no text within its 2 GiB - 64 KiB. */
 const MAX_ENCODED_ARRAY_LENGTH = 2 ** 30 - 2 ** 15;
 
@@ -662,47 +662,64 @@ function walk(
         if (fast && propertyList === undefined && index <= FOR_IN_RESUME_MAX && length <= FOR_IN_MAX_KEYS && !isIndexLike(keys![0]) &&
             (opaque === undefined || !opaque.has(holder))) {
           let skip = index;
-          for (const k in holder) {
-            if (skip !== 0) {
-              skip--;
-              continue;
-            }
-            if (index === length || k !== keys![index]) break;
-            index++;
-            const x = holder[k];
-            let tag: number;
-            if (typeof x === 'string') tag = T_STRING;
-            else if (typeof x === 'number') tag = T_INT;
-            else if (x === null) tag = T_NULL;
-            else if (typeof x === 'boolean') tag = T_TRUE;
-            else if (x === undefined) continue;
-            else {
-              key = k;
-              value = x;
-              continue general;
-            }
-            op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
-            if (op < 0) {
-              op = ~op;
-              strings += k;
-            }
-            if (tag === T_STRING) {
-              op = putLength(ops, op, T_STRING, (x as string).length);
-              strings += x;
-            } else if (tag === T_INT) {
-              const word = (x as number) << 4;
-              if (word >> 4 === x) {
-                ops[op++] = word | T_INT;
-              } else {
-                ops[op++] = T_DOUBLE;
-                nums[nb++] = x as number;
+          // Whether the for-in itself is running (not a member's getter): its steps call
+          // Proxy traps that JSON.stringify never calls (ownKeys and
+          // getOwnPropertyDescriptor again, getPrototypeOf and has of proxies in the
+          // prototype chain). One of those that throws ends the for-in: the rest is read
+          // by key, as natively (and the object's later members too). What a getter
+          // throws is native's error too.
+          let stepping = true;
+          try {
+            for (const k in holder) {
+              stepping = false;
+              if (skip !== 0) {
+                skip--;
+                stepping = true;
+                continue;
               }
-            } else if (tag === T_NULL) {
-              ops[op++] = T_NULL;
-            } else {
-              ops[op++] = x ? T_TRUE : T_FALSE;
+              if (index === length || k !== keys![index]) break;
+              index++;
+              const x = holder[k];
+              let tag: number;
+              if (typeof x === 'string') tag = T_STRING;
+              else if (typeof x === 'number') tag = T_INT;
+              else if (x === null) tag = T_NULL;
+              else if (typeof x === 'boolean') tag = T_TRUE;
+              else if (x === undefined) {
+                stepping = true;
+                continue;
+              } else {
+                key = k;
+                value = x;
+                continue general;
+              }
+              op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
+              if (op < 0) {
+                op = ~op;
+                strings += k;
+              }
+              if (tag === T_STRING) {
+                op = putLength(ops, op, T_STRING, (x as string).length);
+                strings += x;
+              } else if (tag === T_INT) {
+                const word = (x as number) << 4;
+                if (word >> 4 === x) {
+                  ops[op++] = word | T_INT;
+                } else {
+                  ops[op++] = T_DOUBLE;
+                  nums[nb++] = x as number;
+                }
+              } else if (tag === T_NULL) {
+                ops[op++] = T_NULL;
+              } else {
+                ops[op++] = x ? T_TRUE : T_FALSE;
+              }
+              if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) continue next;
+              stepping = true;
             }
-            if (op > opLimit || nb >= numLimit || strings.length > STRING_BATCH) continue next;
+          } catch (e) {
+            if (!stepping) throw e;
+            (opaque ??= new WeakSet()).add(holder);
           }
         }
         if (index < length) {

@@ -75,6 +75,9 @@ for (const flavor of FLAVORS) {
       expect(codec.canonicalize(v)).toBe('{"arr":[null,null,null,0],"d":"1970-01-01T00:00:00.000Z","n":2,"s":"x","t":"key:t"}');
       expect(codec.canonicalize(undefined)).toBeUndefined();
       expect(codec.canonicalize(3.0)).toBe('3');
+      // A function is an object: its toJSON counts, as in JSON.stringify.
+      const f = Object.assign(() => 0, { toJSON: () => 'F' });
+      expect(codec.canonicalize({ a: f, b: [f] })).toBe(JSON.stringify({ a: f, b: [f] }));
     });
 
     it('rejects what JCS forbids', () => {
@@ -98,6 +101,19 @@ for (const flavor of FLAVORS) {
 }
 
 describe('top-level canonicalize', () => {
+  it('a toJSON that returns a new container at every level is a RangeError, as for stringify (it grew until the process died)', () => {
+    const endless = { toJSON(): unknown { return { a: this }; } };
+    let error: unknown;
+    try {
+      wasmjson.canonicalize(endless);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toMatch(/^wasmjson\.canonicalize: more than \d+ containers open at once/);
+    expect(wasmjson.canonicalize({ b: 1, a: 0 })).toBe('{"a":0,"b":1}');
+  }, 60_000);
+
   it('is exported', () => {
     expect(wasmjson.canonicalize('{"b": 1, "a": [2.50, 1E2]}')).toBe('{"a":[2.5,100],"b":1}');
   });

@@ -550,6 +550,20 @@ for (const flavor of FLAVORS) {
       a.length = 2 ** 28;
       expect(() => codec.stringify(a)).toThrow(new RangeError('Invalid string length'));
       expect(() => JSON.stringify(a)).toThrow(RangeError);
+      // Just below V8's limit the elements are read (a getter's error comes first).
+      const outcome = (f: () => unknown) => {
+        try {
+          return f();
+        } catch (e) {
+          return `${(e as Error).constructor.name}: ${(e as Error).message}`;
+        }
+      };
+      for (const length of [2 ** 28 - 12, 2 ** 28 - 11]) {
+        const b: unknown[] = [];
+        b.length = length;
+        Object.defineProperty(b, 0, { get: () => { throw new Error('element 0 read'); } });
+        expect(outcome(() => codec.stringify(b)), `length ${length}`).toBe(outcome(() => JSON.stringify(b)));
+      }
       expect(codec.stringify({ ok: true })).toBe('{"ok":true}');
     });
 
@@ -697,6 +711,67 @@ for (const flavor of FLAVORS) {
           if (!name.includes('proxy')) expect(log, name).toEqual(nativeLog);
         }
       }
+    });
+
+    it('Proxy traps that JSON.stringify never calls may throw: the output (or error) is still native\'s', () => {
+      const throwing = (trap: string) => () => {
+        throw new Error(`${trap} trap`);
+      };
+      const cases: Record<string, () => unknown> = {
+        'a proxy prototype whose ownKeys throws': () => {
+          const o = Object.create(new Proxy({}, { ownKeys: throwing('ownKeys') }));
+          o.a = 1;
+          o.b = 'x';
+          return { x: o, y: [o] };
+        },
+        'a proxy prototype whose getPrototypeOf throws': () => {
+          const o = Object.create(new Proxy({}, { getPrototypeOf: throwing('getPrototypeOf') }));
+          Object.assign(o, { a: 1, b: [2], c: 'three' });
+          return [o];
+        },
+        'a proxy whose ownKeys throws from its second call': () => {
+          let calls = 0;
+          const target = { a: 1, b: 'two', c: null };
+          return { p: new Proxy(target, { ownKeys: (t) => (calls++ ? throwing('ownKeys')() : Reflect.ownKeys(t)) }) };
+        },
+        'a proxy whose getOwnPropertyDescriptor throws from the second key on': () => {
+          let calls = 0;
+          const target = { a: 1, b: 2, c: { d: 3 } };
+          return new Proxy(target, {
+            getOwnPropertyDescriptor: (t, k) => (calls++ >= 3 ? throwing('getOwnPropertyDescriptor')() : Reflect.getOwnPropertyDescriptor(t, k)),
+          });
+        },
+        'a getter that swaps in a prototype whose traps throw': () => {
+          const o: Record<string, unknown> = { a: 1 };
+          Object.defineProperty(o, 'b', {
+            enumerable: true,
+            get() {
+              Object.setPrototypeOf(o, new Proxy({}, { ownKeys: throwing('ownKeys'), getPrototypeOf: throwing('getPrototypeOf'), has: throwing('has') }));
+              return 2;
+            },
+          });
+          o.c = 'three';
+          return o;
+        },
+        'a proxy revoked by its own get trap': () => {
+          const target = { a: 1, b: 2, c: 3 };
+          const r = Proxy.revocable(target, { get: (t, k) => (k === 'a' && r.revoke(), (t as Record<PropertyKey, unknown>)[k]) });
+          return { p: r.proxy };
+        },
+      };
+      const outcome = (f: () => unknown) => {
+        try {
+          return f();
+        } catch (e) {
+          return `${(e as Error).constructor.name}: ${(e as Error).message}`;
+        }
+      };
+      for (const [name, make] of Object.entries(cases)) {
+        const want = outcome(() => JSON.stringify(make()));
+        expect(outcome(() => codec.stringify(make())), name).toBe(want);
+        expect(outcome(() => new TextDecoder().decode(codec.encode(make()))), name).toBe(want);
+      }
+      expect(codec.stringify({ ok: [1] })).toBe('{"ok":[1]}');
     });
 
     it('seeded: objects whose getters and toJSON delete, add and replace keys as they are read', () => {
