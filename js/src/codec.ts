@@ -4,6 +4,7 @@ import { locateViolation } from './locate.js';
 import { BYTES_IN_WASM, codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
+import type { WasmInstance } from './wasm-types.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyValue, type NavHost } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
@@ -189,7 +190,7 @@ const HEAP_PIECES = Symbol('string heap');
 const INDENT_PLACEHOLDERS = '\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17';
 const INDENT_PLACEHOLDER = /[\x0e-\x17]/g;
 
-export function createCodec(instance: WebAssembly.Instance, options: { stringInput?: StringInput; stringBuiltins?: boolean; allowEval?: boolean } | null = {}): Codec {
+export function createCodec(instance: WasmInstance, options: { stringInput?: StringInput; stringBuiltins?: boolean; allowEval?: boolean } | null = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
   wasm._initialize();
   const flavor = KERNELS[wasm.wj_kernel()];

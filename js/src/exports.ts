@@ -1,7 +1,9 @@
 // The raw wasm exports, as documented in docs/BOUNDARY.md. Pointers and sizes are
 // wasm32 numbers (unsigned values arrive as signed i32 and are read with >>> 0).
+import type { WasmMemory } from './wasm-types.js';
+
 export interface WasmExports {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
   _initialize(): void;
   wj_alloc(size: number): number;
   wj_free(ptr: number): void;
@@ -63,6 +65,7 @@ export const CODE_JCS_NOT_FINITE = 22;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked before use (growth leaves old views empty).
+/** @internal (its type names WebAssembly: see wasm-types.ts) */
 export const IMPORTS: WebAssembly.Imports = {
   env: { emscripten_notify_memory_growth: () => {} },
 };

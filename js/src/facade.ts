@@ -17,9 +17,10 @@ import type { EncodeOptions, Replacer } from './stringify.js';
 import { engineHasSimd128, FLAVORS, IMPORTS, type Flavor } from './exports.js';
 import { optionOf } from './options.js';
 import type { StringInput } from './memory.js';
+import type { WasmModule } from './wasm-types.js';
 
 /** What init() and load() accept as the wasm to run. */
-export type WasmSource = string | URL | ArrayBuffer | SharedArrayBuffer | Uint8Array | DataView | WebAssembly.Module | Response | Promise<Response>;
+export type WasmSource = string | URL | ArrayBuffer | SharedArrayBuffer | Uint8Array | DataView | WasmModule | Response | Promise<Response>;
 
 export interface InitOptions {
   /** Force a kernel flavor; default: SIMD128 when the engine has it, else SWAR64. */

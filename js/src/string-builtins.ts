@@ -34,6 +34,8 @@
 //   The array for n units: $kept (made on first use, KEPT_UNITS long), or for more
 //   units an array of their own, garbage after the call.
 
+import type { WasmMemory } from './wasm-types.js';
+
 /**
  * Strings up to this many units go through one array, kept (128 KiB); a longer one
  * gets an array of its own for the call. (Copying a long string a piece at a time,
@@ -246,7 +248,7 @@ let compiled: WebAssembly.Module | null | undefined;
  * The module's functions over `memory`, or undefined where the engine has no JS String
  * Builtins. (The module is compiled once per realm, then instantiated per memory.)
  */
-export function stringBuiltins(memory: WebAssembly.Memory): StringBuiltins | undefined {
+export function stringBuiltins(memory: WasmMemory): StringBuiltins | undefined {
   if (compiled === undefined) {
     try {
       // (The options argument is the proposal's; engines without it ignore it, and then

@@ -44,7 +44,7 @@ describe('built wasm files', () => {
 });
 
 describe('TypeScript consumers', () => {
-  it('type-check against the package in CommonJS and ES module projects (node16) and with bundler resolution, libs checked too', () => {
+  it('type-check against the package in CommonJS and ES module projects (node16) and with bundler resolution, libs checked too, with and without the DOM lib', () => {
     const project = mkdtempSync(join(tmpdir(), 'wasmjson-ts-'));
     try {
       const write = (file: string, text: string) => {
@@ -73,7 +73,11 @@ describe('TypeScript consumers', () => {
       const options = { strict: true, noEmit: true, skipLibCheck: false, lib: ['esnext', 'dom'], types: [] };
       write('node16.json', JSON.stringify({ compilerOptions: { ...options, module: 'node16', moduleResolution: 'node16' }, files: ['cjs/a.cts', 'cjs/b.ts', 'esm/c.mts'] }));
       write('bundler.json', JSON.stringify({ compilerOptions: { ...options, module: 'esnext', moduleResolution: 'bundler' }, files: ['bundler/d.ts'] }));
-      for (const config of ['node16.json', 'bundler.json']) {
+      // Without the DOM lib (a Node project: @types/node only), and a browser app's libs
+      // without esnext (no Symbol.dispose of its own).
+      write('node-only.json', JSON.stringify({ compilerOptions: { ...options, lib: ['es2022'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')], module: 'node16', moduleResolution: 'node16' }, files: ['cjs/a.cts', 'cjs/b.ts', 'esm/c.mts'] }));
+      write('browser-app.json', JSON.stringify({ compilerOptions: { ...options, lib: ['es2022', 'dom'], module: 'esnext', moduleResolution: 'bundler' }, files: ['bundler/d.ts'] }));
+      for (const config of ['node16.json', 'bundler.json', 'node-only.json', 'browser-app.json']) {
         const run = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', join(project, config)], { encoding: 'utf8' });
         expect(run.stdout + run.stderr, config).toBe('');
         expect(run.status, config).toBe(0);
