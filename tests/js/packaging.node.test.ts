@@ -95,7 +95,12 @@ describe('type declarations', () => {
     // doc comments.)
     const names = ['load', 'loadSync', 'init', 'initSync', 'implementation', 'validate', 'parse', 'stringify', 'encode', 'minify', 'prettify', 'at', 'lazy', 'canonicalize'];
     for (const [entry, ext] of [['node-esm', 'ts'], ['node-cjs', 'cts'], ['browser', 'ts']]) {
-      const text = readFileSync(join(dist, `types/entries/${entry}.d.${ext}`), 'utf8');
+      let text = readFileSync(join(dist, `types/entries/${entry}.d.${ext}`), 'utf8');
+      // The CommonJS declarations are the ES module entry's.
+      if (entry === 'node-cjs') {
+        expect(text).toContain("export * from './node-esm.cjs';");
+        text = readFileSync(join(dist, `types/entries/node-esm.d.${ext}`), 'utf8');
+      }
       const reexport = new RegExp(`export \\{([^}]*)\\} from '\\.\\./facade\\.${ext === 'cts' ? 'c' : ''}js';`).exec(text);
       expect(reexport, entry).not.toBeNull();
       expect(reexport![1].split(',').map((n) => n.trim()).sort(), entry).toEqual([...names].sort());
@@ -168,6 +173,18 @@ describe('Node entry points', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+
+  it('import and require in one program give one copy: the same functions, classes and codec', () => {
+    const out = runNode(
+      `const esm = await import('wasmjson');
+       const { createRequire } = await import('node:module');
+       const cjs = createRequire(import.meta.url)('wasmjson');
+       await esm.init({ flavor: 'swar64' });
+       let error; try { cjs.parse('[1,'); } catch (e) { error = e; }
+       console.log(JSON.stringify([cjs.parse === esm.parse, cjs.implementation().flavor, error instanceof esm.JsonSyntaxError, cjs.lazy('[1]') instanceof esm.LazyNode]));`,
+    );
+    expect(JSON.parse(out)).toEqual([true, 'swar64', true, true]);
   });
 
   it('require() works synchronously and exposes the same API', () => {

@@ -1,17 +1,7 @@
-// Node, CommonJS: require('wasmjson') is ready synchronously.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readLocationInNode, startSync, usePlatform } from '../facade.js';
-import type { Flavor } from '../exports.js';
-
-usePlatform({
-  requestedFlavor: () => process.env.WASMJSON_FLAVOR,
-  readWasmSync: (flavor: Flavor) => readFileSync(join(__dirname, `wasmjson-${flavor}.wasm`)),
-  readLocation: (location: string) => readLocationInNode(location, readFileSync),
-  readWasm: async (flavor: Flavor) => readFileSync(join(__dirname, `wasmjson-${flavor}.wasm`)),
-});
-// (A failure is kept for the functions to report: see start() in facade.ts.)
-startSync();
-
-export { load, loadSync, init, initSync, implementation, validate, parse, stringify, encode, minify, prettify, at, lazy, canonicalize } from '../facade.js';
-export * from '../public-types.js';
+// Node, CommonJS: require('wasmjson') gives the ES module entry itself (dist/node.cjs is
+// `module.exports = require('./node.mjs')`, written by scripts/build-js.mjs; Node loads
+// an ES module without top-level await by require() from 20.19 and 22.12 on). One copy
+// per program: a program (or its dependencies) that both imports and requires the
+// package gets one codec, one init() and one set of classes. This file only gives the
+// CommonJS declarations (node-cjs.d.cts) their exports.
+export * from './node-esm.js';
