@@ -471,15 +471,21 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   /**
    * The error of a failed wj_reformat. Minify writes over its input as it reads, so the
    * text before the error is no longer there to place it (line, column): it is placed in
-   * a fresh copy of the input.
+   * a fresh copy of the input. Out of memory: indented output can outgrow memory long
+   * before the input ends (each level indents deeper: 50,000 unclosed '[' ask for 2.5
+   * GB), so an invalid input's own error comes first, as JSON.parse's would; otherwise
+   * the output is what did not fit.
    */
   function reformatFailure(code: number, byteOffset: number, source: string | Uint8Array, region: Region, minified: boolean): Error {
-    if (!minified || code === OUT_OF_MEMORY) return failure(code, byteOffset, source, region.len, region.ptr);
-    const copy = memory.acquireOwned(source);
+    if (!minified && code !== OUT_OF_MEMORY) return failure(code, byteOffset, source, region.len, region.ptr);
+    const copy = minified ? memory.acquireOwned(source) : region;
     try {
-      return failure(code, byteOffset, source, copy.len, copy.ptr);
+      if (code !== OUT_OF_MEMORY) return failure(code, byteOffset, source, copy.len, copy.ptr);
+      const invalid = wasm.wj_validate(copy.ptr, copy.len, typeof source === 'string' ? 0 : FLAG_SKIP_BOM);
+      if (invalid !== 0 && invalid !== OUT_OF_MEMORY) return syntaxError(invalid, wasm.wj_error_offset() >>> 0, source, copy.ptr, copy.len);
+      return outOfMemory();
     } finally {
-      memory.release(copy);
+      if (copy !== region) memory.release(copy);
     }
   }
 
@@ -492,14 +498,34 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     return reformat(input, toGap(indent ?? 2), 'prettify');
   }
 
+  /**
+   * A syntax error at() or a lazy document met, made JSON.parse's: the first error of the
+   * whole document. (Navigation reads out of order, skipping what the path does not
+   * need, and the value found is read after what follows it is checked: its own error
+   * would come second, or be missed for the end of input.) Error path only: the
+   * document is validated once more.
+   */
+  function firstInDocument(e: unknown, source: string | Uint8Array, len: number, ptr: number): unknown {
+    if (!(e instanceof JsonSyntaxError)) return e;
+    const code = wasm.wj_validate(ptr, len, typeof source === 'string' ? 0 : FLAG_SKIP_BOM);
+    if (code === 0 || code === OUT_OF_MEMORY) return e;
+    return syntaxError(code, wasm.wj_error_offset() >>> 0, source, ptr, len);
+  }
+
   const navHost: NavHost = {
     wasm,
     memory,
     inputFlags: (source) => (typeof source === 'string' ? 0 : FLAG_SKIP_BOM),
     fail(code, byteOffset, source, len, ptr): never {
-      throw failure(code, byteOffset, source, len, ptr);
+      throw firstInDocument(failure(code, byteOffset, source, len, ptr), source, len, ptr);
     },
-    valueAt: parseValueAt,
+    valueAt(region, begin, source, within) {
+      try {
+        return parseValueAt(region, begin, source, within);
+      } catch (e) {
+        throw firstInDocument(e, source, region.len, region.ptr);
+      }
+    },
   };
 
   function at(input: JsonInput, pointer: string): unknown {
@@ -534,7 +560,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       if (!(source as string).isWellFormed()) throw LONE_SURROGATE_FOUND;
     },
     valueAt(region, begin, source, within) {
-      const value = parseValueAt(region, begin, source, within);
+      const value = navHost.valueAt(region, begin, source, within);
       if (lastValueSawReplacement && !(source as string).isWellFormed()) throw LONE_SURROGATE_FOUND;
       return value;
     },
@@ -566,11 +592,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     return {
       ...navHost,
       fail(code, byteOffset, source, len, ptr): never {
-        throw placed(failure(code, byteOffset, source, len, ptr));
+        throw placed(firstInDocument(failure(code, byteOffset, source, len, ptr), source, len, ptr));
       },
       valueAt(region, begin, source, within) {
         try {
-          return parseValueAt(region, begin, source, within);
+          return navHost.valueAt(region, begin, source, within);
         } catch (e) {
           throw placed(e);
         }

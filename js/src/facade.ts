@@ -340,7 +340,8 @@ export function prettify<T extends JsonInput>(input: T, options?: PrettifyOption
 /**
  * The value at an RFC 6901 JSON Pointer ('' is the whole document, '/a/0/b~1c' a path),
  * or undefined where nothing is. Reads only what the path needs, and makes only that
- * value; what it reads is checked (a JsonSyntaxError), the rest is not (validate() is).
+ * value; what it reads is checked, the rest is not (validate() is). An error it throws
+ * is the JsonSyntaxError JSON.parse would throw (the document's first).
  */
 export function at(input: JsonInput, pointer: string): unknown {
   return codec().at(input, pointer);

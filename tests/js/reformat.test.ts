@@ -133,6 +133,17 @@ for (const flavor of FLAVORS) {
       expect(() => codec.minify('{"a":tru}')).toThrow(SyntaxError);
     });
 
+    it('report an invalid input whose indented output would not fit in memory as its SyntaxError, as JSON.parse does', () => {
+      const deep = '['.repeat(50_000);
+      for (const input of [deep, new TextEncoder().encode(deep)]) {
+        for (const f of [() => codec.prettify(input), () => codec.prettify(input, { indent: 10 }), () => codec.minify(input)]) {
+          expect(f).toThrow(SyntaxError);
+          expect(f).toThrow('Unexpected end of JSON input');
+        }
+      }
+      expect(codec.minify('[1, 2]')).toBe('[1,2]');
+    });
+
     it('reject invalid input with a positioned SyntaxError', () => {
       expect(() => codec.minify('{"a": [1, 2,, 3]}')).toThrow(SyntaxError);
       try {
