@@ -250,13 +250,19 @@ function context(source: ErrorSource, offset: number): string {
 // (ignoreBOM: a U+FEFF in the text is shown, not dropped as a byte order mark.)
 const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** source[from, to): for bytes, widened to whole UTF-8 sequences. */
+/**
+ * source[from, to): for bytes, widened to whole UTF-8 sequences (by 3 bytes at most each
+ * way, a sequence's continuation bytes: a run of stray ones stays cut, as invalid bytes).
+ */
 function slice(source: ErrorSource, from: number, to: number): string {
   if (typeof source === 'string') return source.slice(from, to);
-  while (from > 0 && (source[from]! & 0xc0) === 0x80) from--;
-  while (to < source.length && (source[to]! & 0xc0) === 0x80) to++;
+  for (let k = 0; k < 3 && from > 0 && (source[from]! & 0xc0) === 0x80; k++) from--;
+  for (let k = 0; k < 3 && to < source.length && (source[to]! & 0xc0) === 0x80; k++) to++;
   return utf8Decoder.decode(source.subarray(from, to));
 }
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 function tokenAt(source: ErrorSource, offset: number): string {
   // One UTF-16 code unit, as V8 shows it (half of a surrogate pair for astral characters).
@@ -266,8 +272,16 @@ function tokenAt(source: ErrorSource, offset: number): string {
   return utf8Decoder.decode(source.subarray(offset, offset + n)).charAt(0);
 }
 
+/** About 20 units (bytes) either side of offset, widened to whole characters. */
 function excerptAt(source: ErrorSource, offset: number): string {
-  return slice(source, Math.max(0, offset - 20), offset + 20);
+  let from = Math.max(0, offset - 20);
+  let to = Math.min(source.length, offset + 20);
+  if (typeof source === 'string') {
+    // (The message's context cuts pairs as V8's does; the excerpt keeps them whole.)
+    if (from > 0 && isLowSurrogate(source.charCodeAt(from)) && isHighSurrogate(source.charCodeAt(from - 1))) from--;
+    if (to < source.length && isLowSurrogate(source.charCodeAt(to)) && isHighSurrogate(source.charCodeAt(to - 1))) to++;
+  }
+  return slice(source, from, to);
 }
 
 /**

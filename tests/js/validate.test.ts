@@ -87,6 +87,30 @@ for (const flavor of FLAVORS) {
       expect(codec.validate(astral, { explain: true }).error!.offset).toBe(astral.indexOf('x'));
     });
 
+    it('excerpts hold whole characters: no half of a surrogate pair, no endless run of stray UTF-8 bytes', () => {
+      const emoji = '[1 2,"' + '😀'.repeat(20) + '"]';
+      for (const text of [emoji, '["' + '😀'.repeat(20) + '", x]', '["😀' + 'a'.repeat(19) + '😀', '"' + 'é😀'.repeat(15) + '" x']) {
+        for (let shift = 0; shift < 2; shift++) {
+          const t = ' '.repeat(shift) + text;
+          const e = codec.validate(t, { explain: true });
+          expect(e.valid, t).toBe(false);
+          if (e.valid) continue;
+          expect(e.error.excerpt.isWellFormed(), t).toBe(true);
+          expect(e.error.excerpt.length).toBeLessThanOrEqual(42);
+          // (The message quotes V8's context, which may cut a pair as V8's own does.)
+          expect(e.error.message).toBe((() => { try { JSON.parse(t); } catch (n) { return (n as Error).message; } })());
+        }
+      }
+      const stray = new Uint8Array(1_000_004).fill(0x80);
+      stray.set([0x5b, 0x31, 0x20, 0x32]);
+      const r = codec.validate(stray, { explain: true });
+      expect(r.valid).toBe(false);
+      if (!r.valid) {
+        expect(r.error.excerpt.length).toBeLessThan(50);
+        expect(r.error.message.length).toBeLessThan(200);
+      }
+    });
+
     it('explains success too', () => {
       expect(codec.validate('[1]', { explain: true })).toEqual({ valid: true });
     });
