@@ -236,6 +236,25 @@ for (const flavor of FLAVORS) {
     // -------------------------------------------------------------------------------
     // 2. Values and key order
     // -------------------------------------------------------------------------------
+    it('one-character escaped keys stay themselves after the key "\\\\" (which derails JSON.parse of Node 24 and 26)', () => {
+      // V8 13.6 and 14.6 (not Node 20's, not Chromium 156's): once JSON.parse has read
+      // the key "\\", every one-character escaped key reads as a backslash. Expected
+      // values are written out here, not taken from JSON.parse.
+      const enc = new TextEncoder();
+      JSON.parse('{"\\\\":1}');
+      codec.parse('{"\\\\":1}');
+      const cases: [string, string][] = [['{"\\n":2}', '\n'], ['{"\\"":2}', '"'], ['{"\\u00e9":2}', '\u00e9'], ['{"\\u0000":2}', '\u0000'], ['{"a":0,"\\u0041":2}', 'A']];
+      for (const [text, key] of cases) {
+        for (const input of [text, enc.encode(text)]) {
+          const value = codec.parse(input) as Record<string, number>;
+          expect(Object.keys(value).at(-1), text).toBe(key);
+          expect(value[key]).toBe(2);
+          expect(codec.at(input, '/' + key)).toBe(2);
+          expect((codec.lazy(input) as { keys(): string[] }).keys().at(-1)).toBe(key);
+        }
+      }
+    });
+
     it('values and key order are identical, integer-like keys first, last duplicate wins in the first position', () => {
       const texts = [
         '{"b":1,"2":2,"a":3,"1":4}',
