@@ -175,7 +175,8 @@ function host(): Platform {
 export function loadFailureMessage(e: unknown): string {
   const why = (e as Error)?.message ?? String(e);
   // A Content-Security-Policy that forbids compiling wasm: no other location or bytes help.
-  const advice = /unsafe-eval|content security policy/i.test(why)
+  // (V8: "... 'unsafe-eval' is not an allowed source ..."; Firefox: "... blocked by CSP".)
+  const advice = /unsafe-eval|content security policy|blocked by CSP/i.test(why)
     ? "this page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
     : 'pass its location or bytes to await init({ wasm })';
   return `wasmjson: its wasm did not load (${why}); ${advice}`;
@@ -297,7 +298,8 @@ const methods = {
 };
 
 /**
- * JSON.parse, from a string or UTF-8 bytes (Uint8Array, Buffer, ArrayBuffer, DataView):
+ * JSON.parse, from a string or UTF-8 bytes (any Uint8Array or Buffer, ArrayBuffer,
+ * SharedArrayBuffer, DataView, Uint8ClampedArray):
  * the same values, key order and errors' kind. The second argument is a reviver, called
  * as JSON.parse calls it (with the `{ source }` context), or ParseOptions. A malformed
  * text throws a JsonSyntaxError (a SyntaxError) with offset, line and column; bytes that
@@ -307,7 +309,8 @@ export const parse: (text: unknown, reviver?: Reviver | ParseOptions | null) => 
 
 /**
  * JSON.stringify, byte for byte: toJSON, a replacer function or property list, space,
- * and the same errors (cycles and BigInt are TypeErrors). undefined where JSON.stringify
+ * and the same errors (cycles and BigInt are TypeErrors); README lists the few cases
+ * where V8 departs from the specification and this follows the specification. undefined where JSON.stringify
  * returns undefined (a top-level undefined, function or symbol), which the return type
  * leaves out as TypeScript's own type of JSON.stringify does.
  */
@@ -340,8 +343,8 @@ export function prettify<T extends JsonInput>(input: T, options?: PrettifyOption
 /**
  * The value at an RFC 6901 JSON Pointer ('' is the whole document, '/a/0/b~1c' a path),
  * or undefined where nothing is. Reads only what the path needs, and makes only that
- * value; what it reads is checked, the rest is not (validate() is). An error it throws
- * is the JsonSyntaxError JSON.parse would throw (the document's first).
+ * value; what it reads is checked, the rest is not (validate() is). A syntax error it
+ * throws is the JsonSyntaxError JSON.parse would throw (the document's first).
  */
 export function at(input: JsonInput, pointer: string): unknown {
   return codec().at(input, pointer);

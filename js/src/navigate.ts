@@ -237,7 +237,7 @@ const registry =
 
 /** One value of a lazy document: a container to explore, or (via get/at) a primitive. */
 export class LazyNode {
-  /** @internal */
+  /** (Made by lazy() and by lookups; not to be called directly.) */
   constructor(
     private readonly doc: LazyDocument,
     private readonly offset: number,
@@ -328,6 +328,11 @@ export class LazyNode {
   /** The whole value as JSON.parse would give it. */
   toJS(): unknown {
     return this.materialize(this.offset, this.kindCode(), this.within, true);
+  }
+
+  /** What JSON.stringify (and wasmjson's stringify) write for the node: its value, toJS(). */
+  toJSON(): unknown {
+    return this.toJS();
   }
 
   /** Releases the document's wasm memory now; every node of it becomes unusable. */

@@ -708,6 +708,16 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it("JSON.stringify of a lazy node writes its value (not the node's internals)", () => {
+      const text = '{"a":[1,{"b":"x"}],"c":null}';
+      const doc = codec.lazy(text) as LazyNode;
+      expect(JSON.stringify(doc)).toBe(JSON.stringify(JSON.parse(text)));
+      expect(JSON.stringify({ inner: doc.get('a') })).toBe('{"inner":[1,{"b":"x"}]}');
+      expect(codec.stringify(doc.get('a'))).toBe('[1,{"b":"x"}]');
+      doc.free();
+      expect(() => JSON.stringify(doc)).toThrow(/freed/);
+    });
+
     it('lazy() of a scalar document is the value; bad documents throw', () => {
       expect(codec.lazy(' "s" ')).toBe('s');
       expect(codec.lazy('12')).toBe(12);

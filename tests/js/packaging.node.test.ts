@@ -62,6 +62,8 @@ describe('TypeScript consumers', () => {
         "import { parse, minify, lazy, LazyNode } from 'wasmjson';\nexport const v: unknown = parse('1');\n" +
         "export const b: Uint8Array<ArrayBuffer> = minify(new Uint8Array([49]));\nconst doc = lazy('{\"a\":1}');\n" +
         'export const k: string[] = doc instanceof LazyNode ? doc.keys() : [];\n' +
+        // LazyNode is made by lazy() only: its constructor's parameters are declared.
+        '// @ts-expect-error\nexport const bare = new LazyNode();\n' +
         // Overloads: canonicalize by input kind, validate by explain; an explained failure has its error.
         "import { canonicalize, validate } from 'wasmjson';\n" +
         "export const c: string = canonicalize('{}');\nexport const cb: Uint8Array<ArrayBuffer> = canonicalize(new Uint8Array([49]));\n" +
@@ -173,6 +175,22 @@ describe('Node entry points', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+
+  it("keys stay themselves where V8's JSON.parse (Node 24, 26) reads every one-character escaped key as a backslash", () => {
+    const out = runNode(
+      `const w = await import('wasmjson');
+       JSON.parse('{"\\\\\\\\":1}');
+       const texts = ['{"\\\\n":2}', '{"\\\\u0000":2}', '{"a":0,"\\\\u0041":2}'];
+       console.log(JSON.stringify(texts.map((t) => [Object.keys(w.parse(t)).at(-1), Object.keys(w.parse(new TextEncoder().encode(t))).at(-1), w.lazy(t).keys().at(-1)])));`,
+    );
+    expect(JSON.parse(out)).toEqual([['\n', '\n', '\n'], ['\u0000', '\u0000', '\u0000'], ['A', 'A', 'A']]);
+  });
+
+  it('where require() cannot load the ES module entry (older Node, Jest), it loads the CommonJS build of it', () => {
+    const run = spawnSync(process.execPath, ['--no-experimental-require-module', '-e', "const w = require('wasmjson'); console.log(JSON.stringify([w.parse('[1]'), w.implementation().flavor, typeof w.LazyNode]))"], { cwd: root, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([[1], 'simd128', 'function']);
   });
 
   it('import and require in one program give one copy: the same functions, classes and codec', () => {

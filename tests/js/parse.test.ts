@@ -239,9 +239,10 @@ for (const flavor of FLAVORS) {
     it('one-character escaped keys stay themselves after the key "\\\\" (which derails JSON.parse of Node 24 and 26)', () => {
       // V8 13.6 and 14.6 (not Node 20's, not Chromium 156's): once JSON.parse has read
       // the key "\\", every one-character escaped key reads as a backslash. Expected
-      // values are written out here, not taken from JSON.parse.
+      // values are written out here, not taken from JSON.parse. (JSON.parse itself is not
+      // led astray here: other specs in this worker compare with it. packaging.node.test.ts
+      // does, in a process of its own.)
       const enc = new TextEncoder();
-      JSON.parse('{"\\\\":1}');
       codec.parse('{"\\\\":1}');
       const cases: [string, string][] = [['{"\\n":2}', '\n'], ['{"\\"":2}', '"'], ['{"\\u00e9":2}', '\u00e9'], ['{"\\u0000":2}', '\u0000'], ['{"a":0,"\\u0041":2}', 'A']];
       for (const [text, key] of cases) {

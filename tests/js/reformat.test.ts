@@ -136,7 +136,8 @@ for (const flavor of FLAVORS) {
     it('report an invalid input whose indented output would not fit in memory as its SyntaxError, as JSON.parse does', () => {
       const deep = '['.repeat(50_000);
       for (const input of [deep, new TextEncoder().encode(deep)]) {
-        for (const f of [() => codec.prettify(input), () => codec.prettify(input, { indent: 10 }), () => codec.minify(input)]) {
+        // (Each prettify fills wasm memory to its limit before the end is reached.)
+        for (const f of [() => codec.prettify(input, { indent: typeof input === 'string' ? 2 : 10 }), () => codec.minify(input)]) {
           expect(f).toThrow(SyntaxError);
           expect(f).toThrow('Unexpected end of JSON input');
         }
