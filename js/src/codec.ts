@@ -190,6 +190,11 @@ const HEAP_PIECES = Symbol('string heap');
 const INDENT_PLACEHOLDERS = '\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17';
 const INDENT_PLACEHOLDER = /[\x0e-\x17]/g;
 
+/** The wasm flags for an input's kind: bytes may start with a UTF-8 BOM to skip; strings not. */
+function inputFlags(source: string | Uint8Array): number {
+  return typeof source === 'string' ? 0 : FLAG_SKIP_BOM;
+}
+
 export function createCodec(instance: WasmInstance, options: { stringInput?: StringInput; stringBuiltins?: boolean; allowEval?: boolean } | null = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
   wasm._initialize();
@@ -254,7 +259,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const stringHeap = !isString && !decodeEach && !reviver;
     let flags =
       bigints |
-      (isString ? 0 : FLAG_SKIP_BOM) |
+      inputFlags(input) |
       (reviver ? FLAG_WITH_SOURCE : 0) |
       (decodeEach ? FLAG_BYTE_OFFSETS : 0) |
       (stringHeap ? FLAG_STRING_HEAP : 0);
@@ -444,7 +449,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const indentLength = placeIndent(indent);
     const region = memory.acquire(source);
     try {
-      const report = wasm.wj_reformat(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM, indentPtr, indentLength) >>> 2;
+      const report = wasm.wj_reformat(region.ptr, region.len, inputFlags(source), indentPtr, indentLength) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
       if (code !== 0) throw reformatFailure(code, i32[report + 1] >>> 0, source, region, indent === '');
@@ -481,9 +486,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const copy = minified ? memory.acquireOwned(source) : region;
     try {
       if (code !== OUT_OF_MEMORY) return failure(code, byteOffset, source, copy.len, copy.ptr);
-      const invalid = wasm.wj_validate(copy.ptr, copy.len, typeof source === 'string' ? 0 : FLAG_SKIP_BOM);
-      if (invalid !== 0 && invalid !== OUT_OF_MEMORY) return syntaxError(invalid, wasm.wj_error_offset() >>> 0, source, copy.ptr, copy.len);
-      return outOfMemory();
+      return validationError(source, copy.ptr, copy.len) ?? outOfMemory();
     } finally {
       if (copy !== region) memory.release(copy);
     }
@@ -499,6 +502,16 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   }
 
   /**
+   * The document's first syntax error, as JSON.parse reports it (validated in wasm, where
+   * the document is), or undefined when it has none (or validation ran out of memory).
+   */
+  function validationError(source: string | Uint8Array, ptr: number, len: number): JsonSyntaxError | undefined {
+    const code = wasm.wj_validate(ptr, len, inputFlags(source));
+    if (code === 0 || code === OUT_OF_MEMORY) return undefined;
+    return syntaxError(code, wasm.wj_error_offset() >>> 0, source, ptr, len);
+  }
+
+  /**
    * A syntax error at() or a lazy document met, made JSON.parse's: the first error of the
    * whole document. (Navigation reads out of order, skipping what the path does not
    * need, and the value found is read after what follows it is checked: its own error
@@ -507,15 +520,13 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
    */
   function firstInDocument(e: unknown, source: string | Uint8Array, len: number, ptr: number): unknown {
     if (!(e instanceof JsonSyntaxError)) return e;
-    const code = wasm.wj_validate(ptr, len, typeof source === 'string' ? 0 : FLAG_SKIP_BOM);
-    if (code === 0 || code === OUT_OF_MEMORY) return e;
-    return syntaxError(code, wasm.wj_error_offset() >>> 0, source, ptr, len);
+    return validationError(source, ptr, len) ?? e;
   }
 
   const navHost: NavHost = {
     wasm,
     memory,
-    inputFlags: (source) => (typeof source === 'string' ? 0 : FLAG_SKIP_BOM),
+    inputFlags,
     fail(code, byteOffset, source, len, ptr): never {
       throw firstInDocument(failure(code, byteOffset, source, len, ptr), source, len, ptr);
     },
@@ -592,7 +603,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     return {
       ...navHost,
       fail(code, byteOffset, source, len, ptr): never {
-        throw placed(firstInDocument(failure(code, byteOffset, source, len, ptr), source, len, ptr));
+        try {
+          navHost.fail(code, byteOffset, source, len, ptr);
+        } catch (e) {
+          throw placed(e);
+        }
       },
       valueAt(region, begin, source, within) {
         try {
@@ -620,7 +635,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const isString = typeof source === 'string';
     const region = memory.acquire(source);
     try {
-      const report = wasm.wj_canonicalize(region.ptr, region.len, isString ? 0 : FLAG_SKIP_BOM) >>> 2;
+      const report = wasm.wj_canonicalize(region.ptr, region.len, inputFlags(source)) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
       const forbidden = code === CODE_JCS_LONE_SURROGATE || code === CODE_JCS_NOT_FINITE;
@@ -656,7 +671,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     let code: number;
     let error: JsonSyntaxError | undefined;
     try {
-      code = wasm.wj_validate(region.ptr, region.len, typeof bytesOrText === 'string' ? 0 : FLAG_SKIP_BOM);
+      code = wasm.wj_validate(region.ptr, region.len, inputFlags(bytesOrText));
       // (Built while the document is still in wasm memory: its position is read there.)
       if (code !== 0 && code !== OUT_OF_MEMORY && explain) {
         error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr, region.len);
