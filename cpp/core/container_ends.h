@@ -29,12 +29,12 @@ class container_ends {
     uint64_t escape_carry = 0;
     uint64_t in_string = 0;
     const uint8_t* end = doc + len;
-    for (const uint8_t* block = doc; block < end; block += 64) {
+    for (const uint8_t* block = doc; block < end; block += Kernel::block_bytes) {
       uint64_t opening, closing;
       detail_skip::brackets_outside_strings<Kernel>(block, escape_carry, in_string, opening, closing);
       for (uint64_t b = opening | closing; b; b &= b - 1) {
         int i = __builtin_ctzll(b);
-        uint32_t at = static_cast<uint32_t>(block - doc) + static_cast<uint32_t>(i);
+        uint32_t at = static_cast<uint32_t>(block - doc) + static_cast<uint32_t>(i >> Kernel::block_shift);
         if ((opening >> i) & 1) {
           if (!open.push(static_cast<uint32_t>(starts_.size())) || !starts_.push(at) || !ends_.push(0)) return false;
         } else if (!open.empty()) {

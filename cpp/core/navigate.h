@@ -78,51 +78,45 @@ const uint8_t* skip_string(cursor& c, const uint8_t* p, bool* escaped = nullptr)
 
 namespace detail_skip {
 
-// Bit i set when byte i is escaped: preceded by an odd run of backslashes. `carry` is 1
-// when the block's first byte is escaped (the previous block ended with an escaping
+// The bytes (in the block layout of kernel.h: bit (i << kShift) + (1 << kShift) - 1 for
+// byte i) that are escaped: preceded by an odd run of backslashes. `carry` is 1 when
+// the block's first byte is escaped (the previous block ended with an escaping
 // backslash) and is updated for the next block. Backslashes are rare: a loop over them.
+template <unsigned kShift>
 inline uint64_t escaped_bytes(uint64_t backslash, uint64_t& carry) {
-  uint64_t escaped = carry;
+  constexpr unsigned kStep = 1u << kShift;  // from one byte's bit to the next's
+  uint64_t escaped = carry << (kStep - 1);
   carry = 0;
   for (uint64_t b = backslash; b; b &= b - 1) {
     int i = __builtin_ctzll(b);
     if ((escaped >> i) & 1) continue;  // this backslash is itself escaped
     if (i == 63) carry = 1;
-    else escaped |= uint64_t{2} << i;
+    else escaped |= uint64_t{1} << (i + kStep);
   }
   return escaped;
 }
 
-// Bit i = XOR of bits 0..i: from an opening quote up to (not including) its closing one.
-inline uint64_t prefix_xor(uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
-
-// The brackets of the 64 bytes at `block` that stand outside strings (opening ones in
-// `open`, closing ones in `close`). The string and escape state comes from the block
-// before (both 0 at a value's start) and is updated for the next. Unescaped quotes
-// delimit strings (prefix XOR). Used by skip_container and container_ends.h alike, so
-// that both pair brackets the same way. (Always inlined: as a call, its state went
-// through memory and at(bytes) ran 1.5x slower.)
+// The brackets of the block at `block` (Kernel::block_bytes bytes, masks in the
+// kernel's block layout) that stand outside strings (opening ones in `open`, closing
+// ones in `close`). The string and escape state comes from the block before (both 0 at
+// a value's start) and is updated for the next. Unescaped quotes delimit strings
+// (Kernel::quote_parity). Used by skip_container and container_ends.h alike, so that
+// both pair brackets the same way. (Always inlined: as a call, its state went through
+// memory and at(bytes) ran 1.5x slower.)
 template <class Kernel>
 WASMJSON_INLINE void brackets_outside_strings(const uint8_t* block, uint64_t& escape_carry, uint64_t& in_string, uint64_t& open,
                                      uint64_t& close) {
   uint64_t quote, backslash;
   Kernel::block_masks(block, quote, backslash, open, close);
-  if (backslash | escape_carry) quote &= ~escaped_bytes(backslash, escape_carry);
+  if (backslash | escape_carry) quote &= ~escaped_bytes<Kernel::block_shift>(backslash, escape_carry);
   if ((open | close) == 0) {
     // No brackets (most blocks of string-heavy text): only whether the block ends
     // inside a string matters, which the parity of its quotes tells.
     in_string ^= 0 - static_cast<uint64_t>(__builtin_popcountll(quote) & 1);
     return;
   }
-  uint64_t inside = prefix_xor(quote) ^ in_string;
+  // The last byte is bit 63 in every layout: its "inside" bit is the next block's state.
+  uint64_t inside = Kernel::quote_parity(quote) ^ in_string;
   in_string = static_cast<uint64_t>(static_cast<int64_t>(inside) >> 63);
   open &= ~inside;
   close &= ~inside;
@@ -141,7 +135,7 @@ inline const uint8_t* known_end(const cursor& c, const uint8_t* p) {
 }
 
 // Past the object or array starting at p, or nullptr: its known end (container_ends.h)
-// when the cursor has one, else by a scan, 64 bytes per step: per block, the brackets
+// when the cursor has one, else by a scan, a block per step: per block, the brackets
 // outside strings (detail_skip::brackets_outside_strings) move the depth by their
 // counts. Only a block where the depth may reach zero is walked bracket by bracket.
 template <class Kernel>
@@ -152,7 +146,7 @@ const uint8_t* skip_container(cursor& c, const uint8_t* p) {
   uint64_t escape_carry = 0;
   uint64_t in_string = 0;  // all ones when the previous block ended inside a string
   int64_t depth = 0;
-  for (const uint8_t* block = p;; block += 64) {
+  for (const uint8_t* block = p;; block += Kernel::block_bytes) {
     // Bytes past the end are the zero padding (no quotes or brackets), and a block is
     // read only when it starts before the end.
     if (block >= c.end) {
@@ -171,7 +165,7 @@ const uint8_t* skip_container(cursor& c, const uint8_t* p) {
       if ((open >> i) & 1) {
         ++depth;
       } else if (--depth == 0) {
-        const uint8_t* after = block + i + 1;
+        const uint8_t* after = block + (i >> Kernel::block_shift) + 1;
         if (after > c.end) return c.fail(error_code::unexpected_end, c.end), nullptr;
         return after;
       }

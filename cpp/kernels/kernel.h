@@ -42,10 +42,21 @@
 //   // short integers that dominate).
 //   static uint32_t non_digit_mask(const uint8_t* p);
 //
-//   // Bitmasks of the 64 bytes at p (bit i for p[i]): quotes, backslashes, opening
-//   // brackets ('{' '[') and closing brackets ('}' ']'). Skipping whole values a block
-//   // at a time (cpp/core/navigate.h). Reads 64 bytes, whatever the kernel's width.
+//   // Skipping whole values a block at a time (cpp/core/navigate.h). A block is
+//   // block_bytes bytes (64; swar64: 8), described by 64-bit masks in which byte i is
+//   // bit block_bit(i) = (i << block_shift) + (1 << block_shift) - 1: one bit per byte
+//   // (block_shift 0), or bit 7 of each byte's lane (swar64, block_shift 3: its lane
+//   // tests give that bit as they are, where gathering them into 64-byte masks cost
+//   // more than the tests). Every other bit is 0; the last byte is bit 63.
+//   static constexpr size_t block_bytes;
+//   static constexpr unsigned block_shift;
+//   // The masks of the block at p: quotes, backslashes, opening brackets ('{' '[') and
+//   // closing brackets ('}' ']'). Reads block_bytes bytes, whatever the kernel's width.
 //   static void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open, uint64_t& close);
+//   // The bytes after an odd number of the given quotes, counting the byte's own: a
+//   // block's string content from its opening quote up to (not including) the closing
+//   // one, when the block starts outside a string.
+//   static uint64_t quote_parity(uint64_t quote);
 //
 //   // Index in [0, width] of the first '"' or '\\' (skipping a string's content).
 //   static size_t quote_stop(const uint8_t* p);
@@ -87,5 +98,17 @@ namespace wasmjson {
 // bytes are zero, which stops every kernel scan (zero is neither whitespace nor plain
 // string content), so loops need no bounds check per chunk.
 inline constexpr size_t kPadding = 64;
+
+// quote_parity for kernels with one bit per byte (block_shift 0): bit i = XOR of bits
+// 0..i.
+inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
 
 }  // namespace wasmjson

@@ -25,6 +25,9 @@ struct scalar_kernel {
     return 0;
   }
   static inline size_t digit_stop(const uint8_t* p) { return static_cast<uint8_t>(*p - '0') < 10 ? 1 : 0; }
+  static constexpr size_t block_bytes = 64;
+  static constexpr unsigned block_shift = 0;
+  static inline uint64_t quote_parity(uint64_t quote) { return prefix_xor(quote); }
   static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
                                  uint64_t& close) {
     quote = backslash = open = close = 0;

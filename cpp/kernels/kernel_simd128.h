@@ -196,6 +196,9 @@ struct simd128_kernel {
     v128_t d = wasm_i8x16_sub(wasm_v128_load(p), splat8<'0'>());
     return static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_eq(wasm_u8x16_min(d, splat8<9>()), d)));
   }
+  static constexpr size_t block_bytes = 64;
+  static constexpr unsigned block_shift = 0;
+  static inline uint64_t quote_parity(uint64_t quote) { return prefix_xor(quote); }
   static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
                                  uint64_t& close) {
     quote = backslash = open = close = 0;

@@ -64,22 +64,28 @@ struct swar64_kernel {
     while (static_cast<uint8_t>(p[i] - '0') < 10) ++i;
     return i;
   }
-  // The lane bits (0x80 of each byte) of x gathered into 8 bits: the multiply moves bit
-  // 8k to bit 56 + k, and no two partial products meet in the top byte.
-  static inline uint64_t lane_bits(uint64_t x) { return ((x >> 7) * 0x0102040810204080ULL) >> 56; }
+  // Blocks of one word, each byte's mask bit its lane's bit 7 (kernel.h: block_shift):
+  // the lane tests need no gathering into one bit per byte.
+  static constexpr size_t block_bytes = 8;
+  static constexpr unsigned block_shift = 3;
   static inline void block_masks(const uint8_t* p, uint64_t& quote, uint64_t& backslash, uint64_t& open,
                                  uint64_t& close) {
-    quote = backslash = open = close = 0;
-    for (int k = 0; k < 8; ++k) {
-      uint64_t x = load(p + 8 * k);
-      // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
-      uint64_t folded = x | (kOnes * 0x20);
-      quote |= lane_bits(eq(x, '"')) << (8 * k);
-      backslash |= lane_bits(eq(x, '\\')) << (8 * k);
-      open |= lane_bits(eq(folded, '{')) << (8 * k);
-      close |= lane_bits(eq(folded, '}')) << (8 * k);
-    }
+    uint64_t x = load(p);
+    // eq() for four byte values, sharing its work: only ASCII lanes can match, and in
+    // their low 7 bits (t < 0x80) t + 0x7F sets bit 7 unless t is 0, with no carry out.
+    uint64_t ascii = ~x & kHigh;
+    uint64_t low = x & ~kHigh;
+    // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
+    uint64_t folded = low | (kOnes * 0x20);
+    auto match = [ascii](uint64_t v, uint8_t b) { return ~((v ^ (kOnes * b)) + (kOnes * 0x7F)) & ascii; };
+    quote = match(low, '"');
+    backslash = match(low, '\\');
+    open = match(folded, '{');
+    close = match(folded, '}');
   }
+  // Lane k of (quote >> 7) * kOnes is the number of quotes in lanes 0..k (at most 8: no
+  // carry between lanes); its low bit, moved to bit 7, is the parity.
+  static inline uint64_t quote_parity(uint64_t quote) { return (((quote >> 7) * kOnes) << 7) & kHigh; }
   static inline size_t quote_stop(const uint8_t* p) {
     uint64_t x = load(p);
     return first(eq(x, '"') | eq(x, '\\'));

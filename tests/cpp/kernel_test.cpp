@@ -183,6 +183,37 @@ TYPED_TEST(KernelTest, RandomChunks) {
   }
 }
 
+// block_masks and quote_parity in the kernel's block layout (kernel.h), against the
+// scalar reference's one bit per byte: every mask bit that is not a byte's is 0.
+TYPED_TEST(KernelTest, BlockMasksInTheKernelsLayout) {
+  using K = TypeParam;
+  constexpr size_t kBytes = K::block_bytes;
+  static_assert(((kBytes - 1) << K::block_shift) + (1u << K::block_shift) - 1 == 63, "the last byte is bit 63");
+  auto bit = [](size_t i) { return (i << K::block_shift) + (1u << K::block_shift) - 1; };
+  std::mt19937_64 rng(5);
+  const uint8_t alphabet[] = {'"', '\\', '[', ']', '{', '}', 'a', ' ', 0x80, 0xA2, 0xDB, 0xDD, 0xFB, 0xFD, 0x7B - 0x20, 0x5B ^ 0x80, 0x00};
+  for (int round = 0; round < 100000; ++round) {
+    uint8_t block[64 + kPadding] = {};
+    for (size_t i = 0; i < 64; ++i) block[i] = alphabet[rng() % sizeof(alphabet)];
+    uint64_t quote, backslash, open, close, q, b, o, c;
+    K::block_masks(block, quote, backslash, open, close);
+    scalar_kernel::block_masks(block, q, b, o, c);
+    uint64_t in_layout[4] = {0, 0, 0, 0}, parity = 0;
+    bool odd = false;
+    for (size_t i = 0; i < kBytes; ++i) {
+      const uint64_t from[4] = {q, b, o, c};
+      for (int m = 0; m < 4; ++m) in_layout[m] |= ((from[m] >> i) & 1) << bit(i);
+      odd ^= (q >> i) & 1;
+      parity |= uint64_t{odd} << bit(i);
+    }
+    ASSERT_EQ(quote, in_layout[0]);
+    ASSERT_EQ(backslash, in_layout[1]);
+    ASSERT_EQ(open, in_layout[2]);
+    ASSERT_EQ(close, in_layout[3]);
+    ASSERT_EQ(K::quote_parity(quote), parity);
+  }
+}
+
 // utf8_run on text built from whole characters of every length (and the edges of every
 // range), then sometimes damaged: a byte replaced, dropped or inserted.
 TYPED_TEST(KernelTest, Utf8RunRandomText) {

@@ -91,23 +91,6 @@ std::string random_document(std::mt19937_64& rng) {
 
 }  // namespace
 
-TYPED_TEST(NavigateTest, BlockMasksAgreeWithScalar) {
-  using K = TypeParam;
-  std::mt19937_64 rng(3);
-  const uint8_t alphabet[] = {'"', '\\', '{', '}', '[', ']', 'a', 0x7B, 0x5B, 0xFB, 0xDB, 0x7D, 0x5D, 0xFD, 0, 0x20, 0xA2, 0xDC};
-  for (int round = 0; round < 20000; ++round) {
-    uint8_t block[64];
-    for (auto& c : block) c = alphabet[rng() % sizeof(alphabet)];
-    uint64_t q1, b1, o1, c1, q2, b2, o2, c2;
-    scalar_kernel::block_masks(block, q1, b1, o1, c1);
-    K::block_masks(block, q2, b2, o2, c2);
-    ASSERT_EQ(q1, q2);
-    ASSERT_EQ(b1, b2);
-    ASSERT_EQ(o1, o2);
-    ASSERT_EQ(c1, c2);
-  }
-}
-
 TYPED_TEST(NavigateTest, SkipMatchesReferenceOnGeneratedDocuments) {
   std::mt19937_64 rng(5);
   for (int round = 0; round < 3000; ++round) {
