@@ -88,7 +88,7 @@ const DECODE_EACH_FROM = 256 * 1024 * 1024;
 const UNESCAPE_IN_JS_MAX_BYTES = 512;
 
 export interface PrettifyOptions {
-  /** As JSON.stringify's space: a number of spaces (at most 10) or a string (first 10 characters). Default 2. */
+  /** As JSON.stringify's space: a number of spaces (at most 10) or a string (first 10 characters). Default (left out or undefined) 2; null, like JSON.stringify's space null, is no indent. */
   indent?: number | string;
 }
 
@@ -497,8 +497,10 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   }
 
   function prettify(input: JsonInput, options?: PrettifyOptions): string | Uint8Array {
+    // Only a missing indent is the default: any other value, null too, is read as
+    // JSON.stringify reads its space (null, true or an object: no indent).
     const indent = optionOf(options, 'indent') as PrettifyOptions['indent'];
-    return reformat(input, toGap(indent ?? 2), 'prettify');
+    return reformat(input, toGap(indent === undefined ? 2 : indent), 'prettify');
   }
 
   /**

@@ -53,10 +53,11 @@ for (const flavor of FLAVORS) {
     it('take the indent as JSON.stringify takes space', () => {
       const v = { a: [1, { b: 2 }] };
       const text = JSON.stringify(v);
-      for (const indent of [0, 1, 10, 20, -3, 2.7, '', '-', '0123456789abc', new Number(3), new String('..')]) {
+      for (const indent of [0, 1, 10, 20, -3, 2.7, '', '-', '0123456789abc', new Number(3), new String('..'), null, true, {}, NaN]) {
         expect(codec.prettify(text, { indent: indent as never })).toBe(JSON.stringify(v, null, indent as never));
       }
       expect(codec.prettify(text)).toBe(JSON.stringify(v, null, 2));
+      expect(codec.prettify(text, { indent: undefined })).toBe(JSON.stringify(v, null, 2));
     });
 
     it('write a non-ASCII indent into the output of an ASCII text', () => {
