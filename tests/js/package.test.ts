@@ -59,4 +59,29 @@ describe('package entry', () => {
     expect(await compiled(false)).toBe(0);
     await expect(wasmjson.load({ allowEval: 'no' as never })).rejects.toBeInstanceOf(TypeError);
   });
+
+  it('in a document parsed once, a shape gets a constructor only when it recurs thousands of times', async () => {
+    // (build.ts: a new constructor runs slower than assignment until it is optimized.)
+    const compiledFor = async (records: number) => {
+      const codec = await wasmjson.load();
+      const text = JSON.stringify(Array.from({ length: records }, (_, i) => ({ id: i, name: `n${i}`, on: i % 2 === 0 })));
+      const RealFunction = globalThis.Function;
+      const bodies: string[] = [];
+      globalThis.Function = new Proxy(RealFunction, {
+        construct(target, args) {
+          bodies.push(String(args[args.length - 1]));
+          return Reflect.construct(target, args);
+        },
+      });
+      try {
+        expect(codec.parse(text)).toEqual(JSON.parse(text));
+      } finally {
+        globalThis.Function = RealFunction;
+      }
+      return bodies.filter((b) => b.includes('"id"')).length;
+    };
+    expect(await compiledFor(300)).toBe(0);
+    expect(await compiledFor(2000)).toBe(0);
+    expect(await compiledFor(20000)).toBe(1);
+  });
 });

@@ -705,6 +705,30 @@ for (const flavor of FLAVORS) {
       expect(results).toEqual(texts.flatMap((t) => [{ ok: true, value: JSON.stringify(JSON.parse(t)) }, { ok: true, value: JSON.stringify(JSON.parse(t)) }]));
     });
 
+    it('keys of objects made by assignment are checked against Object.prototype in every document', async () => {
+      // Without compiled constructors every object is made by assignment; a shape whose
+      // keys were plain in one document is checked again in the next.
+      const c = await load({ flavor, allowEval: false });
+      const text = '[{"a":1,"k":2},{"a":3,"k":4},{"a":5,"k":6},{"toString":7,"k":8},{"toString":9,"k":10}]';
+      const expected = JSON.stringify(JSON.parse(text));
+      expect(JSON.stringify(c.parse(text))).toBe(expected);
+      let setterCalls = 0;
+      const owns: boolean[] = [];
+      try {
+        Object.defineProperty(Object.prototype, 'k', { configurable: true, set() { setterCalls++; } });
+        for (let round = 0; round < 3; round++) {
+          for (const got of [c.parse(text), c.parse(utf8(text))]) {
+            owns.push(...got.map((o: object) => Object.hasOwn(o, 'k') && Object.hasOwn(o, Object.keys(o)[0])));
+          }
+        }
+      } finally {
+        delete (Object.prototype as Record<string, unknown>).k;
+      }
+      expect(setterCalls).toBe(0);
+      expect(owns).toEqual(owns.map(() => true));
+      expect(JSON.stringify(c.parse(text))).toBe(expected);
+    });
+
     it('Object.prototype names as keys are own data properties with the parsed values', () => {
       const names = [
         'toString', 'constructor', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable',
