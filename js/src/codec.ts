@@ -1,7 +1,7 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
 import { buildValue, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
-import { BYTES_IN_WASM, codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
+import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { canonicalizeValue } from './canonicalize.js';
 import type { WasmInstance } from './wasm-types.js';
@@ -226,8 +226,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const r = wasm.wj_text_position(ptr, byteOffset) >>> 2;
     const i32 = memory.wide().i32;
     const line = i32[r] >>> 0;
-    // (A view made now: the error is made before anything else runs in wasm.)
-    if (source === BYTES_IN_WASM) source = memory.bytes().subarray(ptr, ptr + len);
+    // Bytes are described from their copy in wasm memory, the bytes that were read: the
+    // caller's array may have changed since (a SharedArrayBuffer another thread writes; a
+    // lazy document's, BYTES_IN_WASM). (A view made now: the error is made before
+    // anything else runs in wasm.)
+    if (typeof source !== 'string') source = memory.bytes().subarray(ptr, ptr + len);
     if (typeof source === 'string') {
       const units = i32[r + 2] >>> 0;
       return new JsonSyntaxError(codeName(code), units, source, { line, column: units - (i32[r + 3] >>> 0) + 1 });
@@ -278,16 +281,20 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
         keys.clear();
         report = runParse(region.ptr, region.len, flags, input);
       }
+      // Strings of bytes input are decoded from the copy in wasm memory, which was
+      // checked (the caller's array may be a SharedArrayBuffer another thread writes).
       const text: TextSource | (() => string) | typeof HEAP_PIECES = isString
         ? input
         : decodeEach
-          ? eachStringDecoder(input)
+          ? eachStringDecoder(memory, region.ptr)
           : stringHeap
             ? HEAP_PIECES
-            : () => decodeUtf8(input);
+            : () => decodeUtf8(memory.bytes(), region.ptr, region.ptr + region.len);
       value = buildFromReport(report, text, records, illFormed, policy);
     } catch (e) {
-      if (e instanceof PolicyViolation) throw violationError(e, input, policy!);
+      if (e instanceof PolicyViolation) {
+        throw violationError(e, isString ? input : memory.bytes().subarray(region.ptr, region.ptr + region.len), policy!);
+      }
       throw e;
     } finally {
       memory.release(region);
@@ -869,9 +876,10 @@ function stringDecodingEach(arg: unknown): boolean {
   throw new TypeError(`wasmjson.parse: options.stringDecoding must be 'document' or 'each', got ${String(mode)}`);
 }
 
-/** Decodes strings one at a time from the input bytes. */
-function eachStringDecoder(bytes: Uint8Array): TextSource {
-  return { slice: (begin: number, end: number) => decodeUtf8(bytes, begin, end) };
+/** Decodes strings one at a time from the document at `base` in wasm memory. */
+function eachStringDecoder(memory: Memory, base: number): TextSource {
+  // (memory.bytes() each time: a view made before may be stale once memory grew.)
+  return { slice: (begin: number, end: number) => decodeUtf8(memory.bytes(), base + begin, base + end) };
 }
 
 

@@ -1,6 +1,7 @@
 // Errors reported by the wasm core (a code and a byte offset) become JS errors here, and
 // only here: line, column and the excerpt are computed when an error is built, never
 // tracked while parsing. Codes mirror cpp/core/error.h and docs/BOUNDARY.md.
+import { unshared } from './utf8.js';
 
 export type ErrorCode =
   | 'UNEXPECTED_END'
@@ -258,8 +259,9 @@ function slice(source: ErrorSource, from: number, to: number): string {
   if (typeof source === 'string') return source.slice(from, to);
   for (let k = 0; k < 3 && from > 0 && (source[from]! & 0xc0) === 0x80; k++) from--;
   for (let k = 0; k < 3 && to < source.length && (source[to]! & 0xc0) === 0x80; k++) to++;
-  return utf8Decoder.decode(source.subarray(from, to));
+  return utf8Decoder.decode(unshared(source.subarray(from, to)));
 }
+
 
 const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
@@ -269,7 +271,7 @@ function tokenAt(source: ErrorSource, offset: number): string {
   if (typeof source === 'string') return source.charAt(offset);
   const b = source[offset] ?? 0;
   const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-  return utf8Decoder.decode(source.subarray(offset, offset + n)).charAt(0);
+  return utf8Decoder.decode(unshared(source.subarray(offset, offset + n))).charAt(0);
 }
 
 /** About 20 units (bytes) either side of offset, widened to whole characters. */

@@ -268,9 +268,12 @@ export class Memory {
     if (typeof input === 'string') {
       region = this.encodeString(input);
     } else {
-      const ptr = this.reserve(input.length);
-      this.bytes().set(input, ptr);
-      region = { ptr, len: input.length, owned: ptr !== this.scratchPtr };
+      // The length read once: a view that tracks a growable SharedArrayBuffer can grow
+      // (another thread) between reads, and must not be copied past the room reserved.
+      const len = input.length;
+      const ptr = this.reserve(len);
+      this.bytes().set(len === input.length ? input : input.subarray(0, len), ptr);
+      region = { ptr, len, owned: ptr !== this.scratchPtr };
     }
     return region;
   }
