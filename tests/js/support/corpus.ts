@@ -10,9 +10,12 @@ export interface CorpusDocument {
 
 const MULTI_DOCUMENT = /\.(ndjson|jsonl)$/i;
 
-/** Every corpus document, or null when ../shared/corpus is not there. `every`: each n-th line of multi-document files. */
-export async function corpusDocuments({ every = 1 } = {}): Promise<CorpusDocument[] | null> {
-  const names = await listShared('corpus');
+/**
+ * Every corpus document, or null when ../shared/corpus is not there. `every`: each n-th
+ * line of multi-document files; `names`: the folder's listing, when the caller has it.
+ */
+export async function corpusDocuments({ every = 1, names: listed }: { every?: number; names?: string[] } = {}): Promise<CorpusDocument[] | null> {
+  const names = listed ?? (await listShared('corpus'));
   if (!names) return null;
   const docs: CorpusDocument[] = [];
   for (const name of names) {

@@ -30,8 +30,6 @@ export async function sharedNames(ctx: TestContext, sub: SharedFolder): Promise<
 
 /** Every corpus document (corpusDocuments), skipping or failing as sharedNames does. */
 export async function sharedCorpus(ctx: TestContext, options?: { every?: number }): Promise<CorpusDocument[]> {
-  await sharedNames(ctx, 'corpus');
-  const docs = await corpusDocuments(options);
-  if (docs === null) await skipWithoutShared(ctx, 'corpus');
-  return docs!;
+  const names = await sharedNames(ctx, 'corpus');
+  return (await corpusDocuments({ ...options, names }))!;
 }
