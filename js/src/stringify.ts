@@ -12,7 +12,7 @@ import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
 import type { StringBuiltins } from './string-builtins.js';
 import { optionOf } from './options.js';
-import { ownElements, withOwnElements } from './own-elements.js';
+import { concat, ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
 import { decodeAscii, decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
@@ -205,7 +205,7 @@ class Writer {
     const shape: Shape = { keys, ids: ownElements(keys.length, UNKNOWN) };
     if (list.length < SHAPES_PER_KEY) {
       // (A longer copy, not push: own-elements.ts)
-      this.shapes.set(first, list.concat([shape]));
+      this.shapes.set(first, concat(list, [shape]));
       this.shapeCount++;
     } else {
       list[this.shapeCount++ % SHAPES_PER_KEY] = shape;

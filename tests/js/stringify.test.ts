@@ -447,6 +447,25 @@ for (const flavor of FLAVORS) {
       expect(got).toBe(want);
     });
 
+    it('Array.prototype.concat replaced after load is never called (JSON.stringify calls no such method)', async () => {
+      const fresh = await load({ flavor });
+      const concat = Array.prototype.concat;
+      const value = { a: 1, b: [{ c: 2, d: 'x' }, { c: 3, d: 'y' }], e: { f: null, g: [true] } };
+      let calls = 0;
+      const got: string[] = [];
+      Array.prototype.concat = function () {
+        calls++;
+        throw new Error('concat replaced');
+      } as typeof concat;
+      try {
+        got.push(fresh.stringify(value)!, new TextDecoder().decode(fresh.encode(value)));
+      } finally {
+        Array.prototype.concat = concat;
+      }
+      expect(calls).toBe(0);
+      expect(got).toEqual([JSON.stringify(value), JSON.stringify(value)]);
+    });
+
     it('BigInt: TypeError like native, or integer literals with encode({ bigint: "number" })', () => {
       expectSame(codec, 1n);
       expectSame(codec, { a: [1, 2n] });
