@@ -86,6 +86,16 @@ function specialString(source: ErrorSource): string | undefined {
   return SPECIAL_STRINGS.includes(text) ? text : undefined;
 }
 
+/**
+ * The text shown of bytes input starts after the UTF-8 BOM it may begin with, which is
+ * skipped (as JSON.parse(new TextDecoder().decode(bytes)) never sees it); offsets past
+ * it are re-based to the text shown.
+ */
+function afterBom(source: ErrorSource, offset: number): [ErrorSource, number] {
+  if (typeof source === 'string' || offset < 3 || source[0] !== 0xef || source[1] !== 0xbb || source[2] !== 0xbf) return [source, offset];
+  return [source.subarray(3), offset - 3];
+}
+
 /** The source an error refers to: the caller's string, or the bytes as given. */
 export type ErrorSource = string | Uint8Array;
 
@@ -241,6 +251,7 @@ function message(
 // either side of the offset, with "..." before unless the offset is below 10 and after
 // unless the offset is within 10 of the end.
 function context(source: ErrorSource, offset: number): string {
+  [source, offset] = afterBom(source, offset);
   const length = source.length;
   if (length <= 20) return `"${slice(source, 0, length)}"`;
   const before = offset >= 10;
@@ -276,6 +287,7 @@ function tokenAt(source: ErrorSource, offset: number): string {
 
 /** About 20 units (bytes) either side of offset, widened to whole characters. */
 function excerptAt(source: ErrorSource, offset: number): string {
+  [source, offset] = afterBom(source, offset);
   let from = Math.max(0, offset - 20);
   let to = Math.min(source.length, offset + 20);
   if (typeof source === 'string') {

@@ -904,6 +904,21 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('errors in bytes after a BOM quote the text as JSON.parse of the decoded text does (positions count bytes)', () => {
+      const bom = [0xef, 0xbb, 0xbf];
+      for (const text of ['[x]', '{"a":1,}', '[1, 2, 3, 4, 5, 6, 7, 8, 9, x, 10, 11, 12]', 'x'.repeat(30)]) {
+        const decoded = new TextDecoder().decode(new Uint8Array([...bom, ...utf8(text)]));
+        const native = attempt(() => JSON.parse(decoded));
+        const ours = attempt(() => parse(new Uint8Array([...bom, ...utf8(text)])));
+        const unplaced = (o: Outcome) => (o.ok ? 'no error' : (o.error as Error).message.replace(/ at position \d+.*$/, ''));
+        expect(unplaced(ours), text).toBe(unplaced(native));
+        const error = (ours as { error: JsonSyntaxError }).error;
+        const nativePosition = /position (\d+)/.exec((native as { error: Error }).error.message);
+        if (nativePosition) expect(error.offset, text).toBe(Number(nativePosition[1]) + 3);
+        expect(error.excerpt.includes('\ufeff'), text).toBe(false);
+      }
+    });
+
     it('BOM: bytes skip one UTF-8 BOM (like TextDecoder + JSON.parse); strings reject U+FEFF like JSON.parse', () => {
       const bom = [0xef, 0xbb, 0xbf];
       const cases = ['1', '{"a":"b"}', '["x",{"key":"v"},1.5]', ' [1]', '\ufeff1', '"\ufeff"'];
