@@ -5,17 +5,16 @@
 // SharedArrayBuffer input that another thread writes or grows while it is parsed must
 // give what some version of those bytes gives: a value made from the bytes that were
 // validated, or a SyntaxError, as JSON.parse of a decoded copy would.
-import { mkdirSync, mkdtempSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SHARE_ENV, Worker, type WorkerOptions } from 'node:worker_threads';
 import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { implementation, parse, stringify, validate } from 'wasmjson';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.mjs';
+import { serve, type StaticServer } from './support/static-server.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const ESM = pathToFileURL(join(dist, 'node.mjs')).href;
@@ -232,51 +231,16 @@ describe('Node: SharedArrayBuffer input another thread changes', () => {
 
 // ---- Chromium ----
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
-
 /**
  * The site's files, cross-origin isolated (COOP and COEP on every response: pages and
  * workers may use SharedArrayBuffer); `csp` adds a Content-Security-Policy to the named paths.
  */
-function serveIsolated(dir: string, csp: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = resolve(dir, '.' + path);
-    if (file !== dir && !file.startsWith(dir + sep)) file = '';
-    else if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) file = join(file, 'index.html');
-    let body: Buffer | undefined;
-    try {
-      body = file ? readFileSync(file) : undefined;
-    } catch {}
-    if (!body) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-embedder-policy': 'require-corp',
-      ...(csp[path] ? { 'content-security-policy': csp[path] } : {}),
-    });
-    res.end(body);
-  });
-  return new Promise((ok) =>
-    server.listen(0, '127.0.0.1', () =>
-      ok({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-        close: () => {
-          server.closeAllConnections();
-          return new Promise<void>((done) => server.close(() => done()));
-        },
-      }),
-    ),
-  );
+function serveIsolated(dir: string, csp: Record<string, string>): Promise<StaticServer> {
+  return serve(dir, [], (path) => ({
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-embedder-policy': 'require-corp',
+    ...(csp[path] ? { 'content-security-policy': csp[path] } : {}),
+  }));
 }
 
 // The page runs all.mjs and records its result in data-result.
@@ -382,7 +346,7 @@ const FILES: Record<string, string> = {
 };
 
 let temp = '';
-let server: { url: string; close(): Promise<void> } | undefined;
+let server: StaticServer | undefined;
 let browser: Browser | undefined;
 
 let visited: Promise<any> | undefined;

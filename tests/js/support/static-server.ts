@@ -22,9 +22,15 @@ export interface StaticServer {
 
 /**
  * Serves `dir`; each request is logged to `log` as "<status> <path>". `headers` are added
- * to every HTML response (e.g. a Content-Security-Policy).
+ * to every HTML response (e.g. a Content-Security-Policy), or, as a function, to each
+ * response it names them for (by path and content type).
  */
-export function serve(dir: string, log: string[], headers: Record<string, string> = {}): Promise<StaticServer> {
+export function serve(
+  dir: string,
+  log: string[],
+  headers: Record<string, string> | ((path: string, type: string) => Record<string, string>) = {},
+): Promise<StaticServer> {
+  const extra = typeof headers === 'function' ? headers : (_path: string, type: string) => (type.startsWith('text/html') ? headers : {});
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     let file = resolve(dir, '.' + path);
@@ -40,7 +46,7 @@ export function serve(dir: string, log: string[], headers: Record<string, string
       return;
     }
     const type = MIME[extname(file)] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...(type.startsWith('text/html') ? headers : {}) });
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...extra(path, type) });
     res.end(body);
   });
   const close = () => {
