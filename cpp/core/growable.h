@@ -30,6 +30,26 @@ inline size_t grown_capacity(size_t current, size_t needed, size_t initial, size
   return cap;
 }
 
+// Reallocates block `p` (of `current` elements of `elem` bytes) to hold `needed`
+// elements, at the capacity grown_capacity gives; where memory cannot hold that (near
+// wasm32's 4 GiB the old and the new block must fit at once: an output growing from
+// 1.09 GB to 1.64 GB failed there, although 1.2 GB would have fit), at a smaller step,
+// needed + needed / 8, then needed itself. The new block and its capacity (*cap), or
+// nullptr with `p` untouched.
+inline void* grow_block(void* p, size_t current, size_t needed, size_t initial, size_t elem, size_t* cap) {
+  size_t c = grown_capacity(current, needed, initial, elem);
+  if (c == 0) return nullptr;
+  for (;;) {
+    if (void* q = std::realloc(p, c * elem)) {
+      *cap = c;
+      return q;
+    }
+    if (c <= needed) return nullptr;
+    size_t smaller = needed + needed / 8;
+    c = smaller < c ? smaller : needed;
+  }
+}
+
 template <class T>
 class growable {
  public:
@@ -73,9 +93,8 @@ class growable {
   // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.
   __attribute__((noinline)) bool grow(size_t n) {
     if (n > SIZE_MAX - size_) return false;
-    size_t cap = grown_capacity(capacity_, size_ + n, 1024, sizeof(T));
-    if (cap == 0) return false;
-    void* p = std::realloc(data_, cap * sizeof(T));
+    size_t cap = 0;
+    void* p = grow_block(data_, capacity_, size_ + n, 1024, sizeof(T), &cap);
     if (!p) return false;
     data_ = static_cast<T*>(p);
     capacity_ = cap;

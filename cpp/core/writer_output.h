@@ -31,9 +31,9 @@ class output_buffer {
   uint8_t* reserve(uint8_t* o, size_t n, uint8_t*& limit) {
     size_t used = o ? static_cast<size_t>(o - data_) : 0;
     if (capacity_ - used < n) {
-      size_t cap = n > SIZE_MAX - used ? 0 : grown_capacity(capacity_, used + n, 64 * 1024, 1);
-      if (cap == 0) return nullptr;
-      void* p = std::realloc(data_, cap);
+      if (n > SIZE_MAX - used) return nullptr;
+      size_t cap = 0;
+      void* p = grow_block(data_, capacity_, used + n, 64 * 1024, 1, &cap);
       if (!p) return nullptr;
       data_ = static_cast<uint8_t*>(p);
       capacity_ = cap;
