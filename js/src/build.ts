@@ -50,10 +50,10 @@ const SIGHTINGS_BEFORE_CONSTRUCTOR = 255;
  * shape is then expected to recur thousands of times more, enough for its constructor
  * to be optimized. A new constructor runs interpreted at first, slower than assignment
  * (new Function plus 100 calls: 75 us; 100 objects of 3 keys by assignment: 36 us).
- * Records of 5 keys parsed cold (each document once, keys new), compiled at the 255th sighting against
- * never: 2000 records 0.49-0.64x native against 0.56-0.80x, 5000 0.55-0.81x against
- * 0.80-0.87x, 10000 1.03-1.07x against 0.82-0.92x: with 32, the 255th record is read
- * after 1/32 of the document at about 8000 records. With this rule the corpus cold went
+ * Records of 5 keys parsed cold (each document once, keys new), compiled at the 255th
+ * sighting against never: 2000 records 0.49-0.64x native against 0.56-0.80x, 5000
+ * 0.55-0.81x against 0.80-0.87x, 10000 1.03-1.07x against 0.82-0.92x: with 32, the
+ * 255th record is read after 1/32 of the document at about 8000 records. With this rule the corpus cold went
  * from 0.79-0.81x to 0.88-0.89x native (apache_builds.json 0.27x to 0.55-0.60x,
  * instruments.json 0.41x to 0.64x, citm_catalog.json 0.78x to 0.96-1.00x), warm parse
  * unchanged. A shape that does not compile counts again from 0 (sightings are bytes).

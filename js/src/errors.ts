@@ -1,7 +1,6 @@
 // Errors reported by the wasm core (a code and a byte offset) become JS errors here, and
 // only here: line, column and the excerpt are computed when an error is built, never
 // tracked while parsing. Codes mirror cpp/core/error.h and docs/BOUNDARY.md.
-import { unshared } from './utf8.js';
 
 export type ErrorCode =
   | 'UNEXPECTED_END'
@@ -79,7 +78,7 @@ const SPECIAL_STRINGS = ['NaN', 'Infinity', 'undefined', '[object Object]'];
 function specialString(source: ErrorSource): string | undefined {
   if (typeof source === 'string') return SPECIAL_STRINGS.includes(source) ? source : undefined;
   if (source.length > 18) return undefined;
-  const from = source[0] === 0xef && source[1] === 0xbb && source[2] === 0xbf ? 3 : 0;
+  const from = bomBytes(source);
   // (They are ASCII: a byte is a unit, and no other bytes spell one.)
   let text = '';
   for (let i = from; i < source.length; i++) text += String.fromCharCode(source[i]);
@@ -92,8 +91,13 @@ function specialString(source: ErrorSource): string | undefined {
  * it are re-based to the text shown.
  */
 function afterBom(source: ErrorSource, offset: number): [ErrorSource, number] {
-  if (typeof source === 'string' || offset < 3 || source[0] !== 0xef || source[1] !== 0xbb || source[2] !== 0xbf) return [source, offset];
+  if (typeof source === 'string' || offset < 3 || bomBytes(source) === 0) return [source, offset];
   return [source.subarray(3), offset - 3];
+}
+
+/** 3 when the bytes begin with a UTF-8 BOM, else 0. */
+function bomBytes(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 /** The source an error refers to: the caller's string, or the bytes as given. */
@@ -270,9 +274,8 @@ function slice(source: ErrorSource, from: number, to: number): string {
   if (typeof source === 'string') return source.slice(from, to);
   for (let k = 0; k < 3 && from > 0 && (source[from]! & 0xc0) === 0x80; k++) from--;
   for (let k = 0; k < 3 && to < source.length && (source[to]! & 0xc0) === 0x80; k++) to++;
-  return utf8Decoder.decode(unshared(source.subarray(from, to)));
+  return utf8Decoder.decode(source.subarray(from, to));
 }
-
 
 const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
@@ -282,7 +285,7 @@ function tokenAt(source: ErrorSource, offset: number): string {
   if (typeof source === 'string') return source.charAt(offset);
   const b = source[offset] ?? 0;
   const n = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-  return utf8Decoder.decode(unshared(source.subarray(offset, offset + n))).charAt(0);
+  return utf8Decoder.decode(source.subarray(offset, offset + n)).charAt(0);
 }
 
 /** About 20 units (bytes) either side of offset, widened to whole characters. */

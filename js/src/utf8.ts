@@ -92,12 +92,10 @@ function decodeUtf8Once(bytes: Uint8Array, begin: number, end: number): string {
     const text = shortAscii(bytes, begin, end);
     if (text !== undefined) return text;
   }
-  return decoder.decode(unshared(bytes.subarray(begin, end)));
-}
-
-/** The view, or a copy of it when it is of shared memory, which browsers' TextDecoder refuses (Node's takes it). */
-export function unshared(view: Uint8Array): Uint8Array {
-  return typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer ? view.slice() : view;
+  // TextDecoder refuses views of shared memory.
+  let view = bytes.subarray(begin, end);
+  if (typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer) view = view.slice();
+  return decoder.decode(view);
 }
 
 /**

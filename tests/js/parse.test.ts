@@ -859,7 +859,7 @@ for (const flavor of FLAVORS) {
       fill(new Uint8Array(shrunk), text);
       views.push(['Uint8Array out of bounds', new Uint8Array(shrunk, 0, 7)], ['DataView out of bounds', new DataView(shrunk, 0, 7)]);
       // In bounds until it shrinks: read as any bytes are, whatever route (a reviver and
-      // stringDecoding 'each' decode the input's own bytes).
+      // stringDecoding 'each' decode the copy made of them, as the other routes do).
       const inBounds = views[4][1] as Uint8Array;
       expectSameValue(parse(inBounds), [1, 2, 3], 'before the resize');
       expectSameValue(codec.parse(inBounds, (_k: string, v: unknown) => v), [1, 2, 3], 'before the resize, reviver');
@@ -887,6 +887,32 @@ for (const flavor of FLAVORS) {
       fill(all, '12345678');
       tracking.resize(3);
       expect(parse(all)).toBe(123);
+    });
+
+    // User code that runs while parse builds its value (README: a replaced
+    // Array[Symbol.species] is consulted by the slices that build its arrays) changes the
+    // caller's bytes, which stringDecoding 'each' once read again.
+    it("stringDecoding 'each' decodes the bytes it validated, not the caller's array as it is later", () => {
+      const bytes = utf8('[["x","y"], "abcd"]');
+      const original = Object.getOwnPropertyDescriptor(Array, Symbol.species)!;
+      let armed = true;
+      Object.defineProperty(Array, Symbol.species, {
+        configurable: true,
+        get() {
+          if (armed) {
+            armed = false;
+            bytes.set(utf8('"]'), 14);
+          }
+          return Array;
+        },
+      });
+      let value: unknown;
+      try {
+        value = codec.parse(bytes, { stringDecoding: 'each' });
+      } finally {
+        Object.defineProperty(Array, Symbol.species, original);
+      }
+      expect(value).toEqual([['x', 'y'], 'abcd']); // (was [['x', 'y'], 'a"]d'])
     });
 
     it('bytes that decode to "NaN", "Infinity", "undefined" or "[object Object]" get V8\'s message for them, as the decoded text does', () => {
