@@ -136,6 +136,14 @@ class json_writer {
       if (n == cmd::kLong) n = op < op_end ? *op++ : 0;
       return n;
     };
+    // UTF-16 units of string data the batch has left from cursor p (a long string is
+    // checked against it before its pieces are read: a stream that says more than it
+    // sent must not read past the strings buffer's padding).
+    const uint8_t* strings_end = b.strings + b.string_bytes;
+    auto units16_left = [&](const uint16_t* p) -> size_t {
+      const uint8_t* at = reinterpret_cast<const uint8_t*>(p);
+      return at < strings_end ? static_cast<size_t>(strings_end - at) / 2 : 0;
+    };
     // Escaped content of the next string of n units, quoted. nullptr: resend as UTF-16.
     auto quoted = [&](uint8_t* p, size_t n) -> uint8_t* {
       *p++ = '"';
@@ -156,6 +164,26 @@ class json_writer {
       o = out_.reserve(o, need_, limit);            \
       if (!o) return cmd::kOutOfMemory;             \
     }                                               \
+  } while (0)
+    // A long UTF-16 string's content, quoted: piece by piece, each piece with its own
+    // worst-case room (6 bytes a unit) and `after` bytes more. A high surrogate never ends
+    // a piece, so a pair is escaped whole.
+#define WJ_QUOTED_PIECES(n, after)                                        \
+  do {                                                                    \
+    size_t left_ = (n);                                                   \
+    *o++ = '"';                                                           \
+    while (left_ != 0) {                                                  \
+      size_t k_ = left_;                                                  \
+      if (k_ > kEscapePieceUnits) {                                       \
+        k_ = kEscapePieceUnits;                                           \
+        if (detail::is_high(s16[k_ - 1])) --k_;                           \
+      }                                                                   \
+      WJ_RESERVE(k_ * kMaxEscapedPerUnit + kEscapeSlack + 1 + (after));   \
+      o = escape_utf16<Kernel>(o, s16, k_, oflags);                       \
+      s16 += k_;                                                          \
+      left_ -= k_;                                                        \
+    }                                                                     \
+    *o++ = '"';                                                           \
   } while (0)
 
     while (op < op_end) {
@@ -194,6 +222,13 @@ class json_writer {
         }
         case cmd::kString: {
           size_t n = length(w);
+          if (n > kEscapePieceUnits && !utf8) {
+            if (n > units16_left(s16)) return cmd::kBadCommand;
+            WJ_RESERVE(prefix_room() + 1);
+            o = value_prefix(o);
+            WJ_QUOTED_PIECES(n, 0);
+            break;
+          }
           if (n > kMaxEscapableUnits) return cmd::kOutOfMemory;
           WJ_RESERVE(prefix_room() + 2 + n * kMaxEscapedPerUnit + kEscapeSlack);
           o = value_prefix(o);
@@ -236,6 +271,15 @@ class json_writer {
         }
         case cmd::kKeyString: {
           size_t n = length(w);
+          if (n > kEscapePieceUnits && !utf8) {
+            if (n > units16_left(s16)) return cmd::kBadCommand;
+            WJ_RESERVE(prefix_room() + 1);
+            o = key_prefix(o);
+            WJ_QUOTED_PIECES(n, 2);  // ':' and, indented, ' '
+            *o++ = ':';
+            o = key_suffix(o);
+            break;
+          }
           if (n > kMaxEscapableUnits) return cmd::kOutOfMemory;
           WJ_RESERVE(prefix_room() + 4 + n * kMaxEscapedPerUnit + kEscapeSlack);
           o = key_prefix(o);
@@ -279,6 +323,7 @@ class json_writer {
           return cmd::kBadCommand;
       }
     }
+#undef WJ_QUOTED_PIECES
 #undef WJ_RESERVE
     // A stream that says more string data than it sent is malformed.
     size_t consumed = utf8 ? static_cast<size_t>(s8 - b.strings)

@@ -69,6 +69,13 @@ const MAX_KEYS = 8192;
 const MAX_KEY_LENGTH = 64;
 /** A batch is sent when its string data passes this many UTF-16 units. */
 const STRING_BATCH = 32 * 1024;
+/**
+ * Longer batches (a long string) go as UTF-16 units even where encodeInto is the usual
+ * copy: wasm escapes long UTF-16 strings piece by piece, but UTF-8 only whole, with room
+ * for 6 bytes a unit (writer_escape.h kEscapePieceUnits), which fails from about 300
+ * million units.
+ */
+const UTF8_BATCH_MAX = 1 << 20;
 /** Open containers checked by scanning; deeper ones also go into a Set. */
 const SCAN_DEPTH = 32;
 /**
@@ -302,13 +309,14 @@ class Writer {
     const units = strings.length;
     if (units !== 0) {
       // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
-      const need = NodeBufferCtor !== undefined || this.builtins !== undefined ? units * 2 : units * 3;
+      const wide = NodeBufferCtor !== undefined || this.builtins !== undefined || units > UTF8_BATCH_MAX;
+      const need = wide ? units * 2 : units * 3;
       if (need > this.i32[r + 5] >>> 0) {
         if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory();
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
-      if (units <= SMALL_BATCH || copiesByLoop(units)) {
+      if (units <= SMALL_BATCH || copiesByLoop(units) || (units > UTF8_BATCH_MAX && NodeBufferCtor === undefined && this.builtins === undefined)) {
         // The code units themselves (the UTF-16 form wj_write also takes).
         const u16 = this.u16;
         const base = at >>> 1;

@@ -340,17 +340,48 @@ TYPED_TEST(WriterTest, MalformedStreamsAreRefusedWithoutOutput) {
   more.b().ops.push_back(cmd::word(cmd::kString, 4));
   more.b().strings = u"ab";
   EXPECT_EQ(h.run(more), bad);
-  // A length whose worst-case room no memory can give (6 bytes a unit would wrap around
-  // wasm32's size_t from 715,827,883 units): out of memory before any room is asked for.
+  // Lengths past the data sent. UTF-16, escaped in pieces: refused before any piece is
+  // read (none reads past the strings' padding). UTF-8, escaped whole: a length whose
+  // worst-case room no memory can give (6 bytes a unit would wrap around wasm32's size_t
+  // from 715,827,883 units) is out of memory before any room is asked for.
   const std::string oom = "<status " + std::to_string(cmd::kOutOfMemory) + ">";
   for (cmd::tag t : {cmd::kString, cmd::kKeyString}) {
-    for (uint32_t n : {static_cast<uint32_t>(kMaxEscapableUnits + 1), 715827883u, 0xFFFFFFFFu}) {
+    for (uint32_t n : {static_cast<uint32_t>(kEscapePieceUnits + 1), static_cast<uint32_t>(kMaxEscapableUnits + 1),
+                       715827883u, 0xFFFFFFFFu}) {
       script huge;
       huge.op(t, cmd::kLong);
       huge.b().ops.push_back(n);
       huge.b().strings = u"ab";
-      EXPECT_EQ(h.run(huge), oom) << n;
+      EXPECT_EQ(h.run(huge), bad) << n;
+      if (n > kMaxEscapableUnits) EXPECT_EQ(h.run(huge, u"", 0, true), oom) << n;
     }
+  }
+}
+
+// Strings longer than kEscapePieceUnits are escaped piece by piece from UTF-16 (whole
+// from UTF-8; the fixture checks both agree): pairs across a piece boundary stay pairs,
+// and escapes at either side of one come out as in a short string.
+TYPED_TEST(WriterTest, LongStringsAreEscapedInPieces) {
+  const size_t piece = kEscapePieceUnits;
+  std::vector<std::u16string> cases;
+  for (size_t at : {piece - 2, piece - 1, piece, piece + 1, 2 * piece - 1, 2 * piece}) {
+    for (std::u16string special : {std::u16string(u"\U0001F600"), std::u16string(1, char16_t(0xD800)),
+                                   std::u16string(1, char16_t(0xDC00)), std::u16string(u"\n\""),
+                                   std::u16string(1, char16_t(0x1F)), std::u16string(u"\u00e9\u4e2d")}) {
+      std::u16string s(2 * piece + 5, u'a');
+      s.replace(at, special.size(), special);
+      cases.push_back(s);
+    }
+  }
+  // Every unit special: the worst case of room, 6 bytes a unit, in every piece.
+  cases.push_back(std::u16string(piece * 2 + 3, char16_t(0x01)));
+  cases.push_back(std::u16string(piece + 1, char16_t(0xDBFF)));
+  for (const std::u16string& s : cases) {
+    const std::string q = quote(s);
+    ASSERT_EQ(this->run(script().string(s, true)), q);
+    ASSERT_EQ(this->run(script().array().string(u"x").string(s, true).integer(1).end_array()), "[\"x\"," + q + ",1]");
+    ASSERT_EQ(this->run(script().object().key(s).string(s, true).end_object()), "{" + q + ":" + q + "}");
+    ASSERT_EQ(this->run(script().object().key(s).integer(2).end_object(), u"  "), "{\n  " + q + ": 2\n}");
   }
 }
 
