@@ -136,13 +136,16 @@ class json_writer {
       if (n == cmd::kLong) n = op < op_end ? *op++ : 0;
       return n;
     };
-    // UTF-16 units of string data the batch has left from cursor p (a long string is
-    // checked against it before its pieces are read: a stream that says more than it
-    // sent must not read past the strings buffer's padding).
+    // The most UTF-16 units the string data left can hold (UTF-8 takes at least a byte a
+    // unit). Every string is checked against it before it is read, so a stream that says
+    // more than it sent (a tampered JS side) asks for no room its data cannot need, and
+    // reads no UTF-16 past the strings buffer's padding. (UTF-8 of 2- and 3-byte
+    // sequences may still read up to 3x the data left; the check after the batch refuses it.)
     const uint8_t* strings_end = b.strings + b.string_bytes;
-    auto units16_left = [&](const uint16_t* p) -> size_t {
-      const uint8_t* at = reinterpret_cast<const uint8_t*>(p);
-      return at < strings_end ? static_cast<size_t>(strings_end - at) / 2 : 0;
+    auto units_left = [&]() -> size_t {
+      const uint8_t* at = utf8 ? s8 : reinterpret_cast<const uint8_t*>(s16);
+      size_t bytes = at < strings_end ? static_cast<size_t>(strings_end - at) : 0;
+      return utf8 ? bytes : bytes / 2;
     };
     // Escaped content of the next string of n units, quoted. nullptr: resend as UTF-16.
     auto quoted = [&](uint8_t* p, size_t n) -> uint8_t* {
@@ -166,8 +169,8 @@ class json_writer {
     }                                               \
   } while (0)
     // A long UTF-16 string's content, quoted: piece by piece, each piece with its own
-    // worst-case room (6 bytes a unit) and `after` bytes more. A high surrogate never ends
-    // a piece, so a pair is escaped whole.
+    // worst-case room (6 bytes a unit) and `after` bytes more. No piece splits a
+    // surrogate pair: a piece that would end on a high surrogate ends before it.
 #define WJ_QUOTED_PIECES(n, after)                                        \
   do {                                                                    \
     size_t left_ = (n);                                                   \
@@ -222,8 +225,8 @@ class json_writer {
         }
         case cmd::kString: {
           size_t n = length(w);
+          if (n > units_left()) return cmd::kBadCommand;
           if (n > kEscapePieceUnits && !utf8) {
-            if (n > units16_left(s16)) return cmd::kBadCommand;
             WJ_RESERVE(prefix_room() + 1);
             o = value_prefix(o);
             WJ_QUOTED_PIECES(n, 0);
@@ -251,7 +254,7 @@ class json_writer {
         case cmd::kKeyNew: {
           uint32_t id = w >> cmd::kTagBits;
           size_t n = op < op_end ? *op++ : 0;
-          if (n > key_cache::kMaxKeyUnits) return cmd::kBadCommand;
+          if (n > key_cache::kMaxKeyUnits || n > units_left()) return cmd::kBadCommand;
           uint8_t* room = keys.room(3 + n * kMaxEscapedPerUnit + kEscapeSlack);
           if (!room) return cmd::kOutOfMemory;
           uint32_t before = oflags;
@@ -271,8 +274,8 @@ class json_writer {
         }
         case cmd::kKeyString: {
           size_t n = length(w);
+          if (n > units_left()) return cmd::kBadCommand;
           if (n > kEscapePieceUnits && !utf8) {
-            if (n > units16_left(s16)) return cmd::kBadCommand;
             WJ_RESERVE(prefix_room() + 1);
             o = key_prefix(o);
             WJ_QUOTED_PIECES(n, 2);  // ':' and, indented, ' '
@@ -308,6 +311,10 @@ class json_writer {
           break;
         case cmd::kRaw: {
           size_t n = length(w);
+          if (n > units_left()) return cmd::kBadCommand;
+          // (3 bytes a unit: more than memory can give is out of memory, before 3n can
+          // wrap around wasm32's size_t.)
+          if (n > kGrowthCeiling / 3) return cmd::kOutOfMemory;
           WJ_RESERVE(prefix_room() + 3 * n);
           o = value_prefix(o);
           if (utf8) {

@@ -25,9 +25,10 @@ inline constexpr size_t kEscapeSlack = 16;
 // be a request memory can meet (kGrowthCeiling): more is out of memory at once, and the
 // room's size cannot wrap around in wasm32's 32-bit size_t.
 inline constexpr size_t kMaxEscapableUnits = kGrowthCeiling / kMaxEscapedPerUnit;
-// A UTF-16 string longer than this is escaped in pieces of at most this many units, each
-// given its own worst-case room: the whole string's (6 bytes a unit) made strings from
-// about 300 million units fail where their output fits (JS strings reach 2^29 - 24).
+// A UTF-16 string longer than this is escaped in pieces of at most this many units (no
+// piece splits a surrogate pair), each given its own worst-case room: the whole string's
+// (6 bytes a unit) made strings from about 300 million units fail where their output
+// fits (JS strings reach 2^29 - 24).
 // UTF-8 string data (encodeInto, for engines without Node's Buffer or string builtins)
 // cannot be cut by units without decoding it: there kMaxEscapableUnits is the limit,
 // and JS sends batches with long strings as UTF-16.

@@ -73,9 +73,10 @@ const STRING_BATCH = 32 * 1024;
  * Longer batches (a long string) go as UTF-16 units even where encodeInto is the usual
  * copy: wasm escapes long UTF-16 strings piece by piece, but UTF-8 only whole, with room
  * for 6 bytes a unit (writer_escape.h kEscapePieceUnits), which fails from about 300
- * million units.
+ * million units. (Far below that: the UTF-16 copy is a JS loop there, slower than
+ * encodeInto.)
  */
-const UTF8_BATCH_MAX = 1 << 20;
+const UTF8_BATCH_MAX = 1 << 26;
 /** Open containers checked by scanning; deeper ones also go into a Set. */
 const SCAN_DEPTH = 32;
 /**

@@ -340,22 +340,26 @@ TYPED_TEST(WriterTest, MalformedStreamsAreRefusedWithoutOutput) {
   more.b().ops.push_back(cmd::word(cmd::kString, 4));
   more.b().strings = u"ab";
   EXPECT_EQ(h.run(more), bad);
-  // Lengths past the data sent. UTF-16, escaped in pieces: refused before any piece is
-  // read (none reads past the strings' padding). UTF-8, escaped whole: a length whose
-  // worst-case room no memory can give (6 bytes a unit would wrap around wasm32's size_t
-  // from 715,827,883 units) is out of memory before any room is asked for.
-  const std::string oom = "<status " + std::to_string(cmd::kOutOfMemory) + ">";
-  for (cmd::tag t : {cmd::kString, cmd::kKeyString}) {
-    for (uint32_t n : {static_cast<uint32_t>(kEscapePieceUnits + 1), static_cast<uint32_t>(kMaxEscapableUnits + 1),
-                       715827883u, 0xFFFFFFFFu}) {
+  // Lengths past the data sent, for every op that reads string data: refused before
+  // anything is read or any room asked for (in UTF-16 and UTF-8 alike), whatever the
+  // length: 65,536 units (the longest escaped whole), past kMaxEscapableUnits, where
+  // 6 bytes a unit would wrap around wasm32's size_t (715,827,883), where 3 bytes a
+  // unit would (a raw value's room: 1,431,655,766), and the largest.
+  for (cmd::tag t : {cmd::kString, cmd::kKeyString, cmd::kRaw}) {
+    for (uint32_t n : {3u, static_cast<uint32_t>(kEscapePieceUnits), static_cast<uint32_t>(kEscapePieceUnits + 1),
+                       static_cast<uint32_t>(kMaxEscapableUnits + 1), 715827883u, 1431655766u, 0xFFFFFFFFu}) {
       script huge;
       huge.op(t, cmd::kLong);
       huge.b().ops.push_back(n);
       huge.b().strings = u"ab";
-      EXPECT_EQ(h.run(huge), bad) << n;
-      if (n > kMaxEscapableUnits) EXPECT_EQ(h.run(huge, u"", 0, true), oom) << n;
+      EXPECT_EQ(this->run(huge), bad) << t << " " << n;
     }
   }
+  script key_past;  // a cached key's definition likewise
+  key_past.op(cmd::kKeyNew, 0);
+  key_past.b().ops.push_back(5);
+  key_past.b().strings = u"ab";
+  EXPECT_EQ(this->run(key_past.integer(1)), bad);
 }
 
 // Strings longer than kEscapePieceUnits are escaped piece by piece from UTF-16 (whole
