@@ -310,14 +310,15 @@ class Writer {
     const units = strings.length;
     if (units !== 0) {
       // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
-      const wide = NodeBufferCtor !== undefined || this.builtins !== undefined || units > UTF8_BATCH_MAX;
-      const need = wide ? units * 2 : units * 3;
+      // (encodeInto is the copy only without Node's Buffer and string builtins.)
+      const encodesInto = NodeBufferCtor === undefined && this.builtins === undefined;
+      const need = encodesInto && units <= UTF8_BATCH_MAX ? units * 3 : units * 2;
       if (need > this.i32[r + 5] >>> 0) {
         if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory();
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
-      if (units <= SMALL_BATCH || copiesByLoop(units) || (units > UTF8_BATCH_MAX && NodeBufferCtor === undefined && this.builtins === undefined)) {
+      if (units <= SMALL_BATCH || copiesByLoop(units) || (encodesInto && units > UTF8_BATCH_MAX)) {
         // The code units themselves (the UTF-16 form wj_write also takes).
         const u16 = this.u16;
         const base = at >>> 1;
