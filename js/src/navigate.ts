@@ -16,7 +16,28 @@ export const ROOT = 0;
 const MAX_INDEX = 4294967294;
 const encoder = new TextEncoder();
 
-export type LazyValue = LazyNode | string | number | boolean | null;
+/**
+ * What a lazy lookup gives: a node for an array or an object (tell them apart by `kind`
+ * once narrowed with `instanceof LazyNode`, or by isArray() / isObject()), else the
+ * scalar's value.
+ */
+export type LazyValue = LazyArrayNode | LazyObjectNode | string | number | boolean | null;
+
+/** A LazyNode of an array: iterating it yields its elements. */
+export interface LazyArrayNode extends LazyNode {
+  readonly kind: 'array';
+  [Symbol.iterator](): IterableIterator<LazyValue>;
+  /** [index, element] pairs, as Array.prototype.entries gives them. */
+  entries(): IterableIterator<[number, LazyValue]>;
+}
+
+/** A LazyNode of an object: iterating it yields [key, value] pairs. */
+export interface LazyObjectNode extends LazyNode {
+  readonly kind: 'object';
+  [Symbol.iterator](): IterableIterator<[string, LazyValue]>;
+  /** [key, value] pairs (as iteration), in the order Object.entries(toJS()) gives them. */
+  entries(): IterableIterator<[string, LazyValue]>;
+}
 
 /** What the codec lends the navigator. */
 export interface NavHost {
@@ -280,7 +301,7 @@ export class LazyNode {
   at(pointer: string): LazyValue | undefined {
     const tokens = pointerTokens(pointer);
     const region = this.doc.live();
-    let node: LazyNode = this;
+    let node = this as LazyArrayNode | LazyObjectNode;
     for (let k = 0; k < tokens.length; k++) {
       const index = this.doc.indexOnSecondLookup(node, node.offset);
       if (index === undefined) {
@@ -296,7 +317,7 @@ export class LazyNode {
       const kind = this.doc.kindAt(offset);
       if (k === tokens.length - 1) return node.materialize(offset, kind, node.kindCode());
       if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) return undefined;
-      node = new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array', node.kindCode());
+      node = containerNode(this.doc, offset, kind, node.kindCode());
     }
     return node;
   }
@@ -316,10 +337,39 @@ export class LazyNode {
     return integers.length ? [...integers, ...all.filter((k) => !isArrayIndexKey(k))] : all;
   }
 
+  /** Whether this node is an array (then typed as one: its iteration yields elements). */
+  isArray(): this is LazyArrayNode {
+    return this.kind === 'array';
+  }
+
+  /** Whether this node is an object (then typed as one: its iteration yields [key, value] pairs). */
+  isObject(): this is LazyObjectNode {
+    return this.kind === 'object';
+  }
+
   /** Elements (arrays) or [key, value] pairs (objects, last duplicate wins). */
   *[Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
     if (this.kind === 'array') {
+      yield* this.values();
+    } else {
+      for (const k of this.keys()) yield [k, this.get(k)!];
+    }
+  }
+
+  /** The elements (arrays) or the values in key order (objects: Object.values(toJS())'s order). */
+  *values(): IterableIterator<LazyValue> {
+    if (this.kind === 'array') {
       for (const offset of this.doc.indexOf(this, this.offset, true)!.offsets!) yield this.materialize(offset, this.doc.kindAt(offset), KIND_ARRAY);
+    } else {
+      for (const k of this.keys()) yield this.get(k)!;
+    }
+  }
+
+  /** [index, element] pairs (arrays, as Array.prototype.entries) or [key, value] pairs (objects, as iteration). */
+  *entries(): IterableIterator<[number, LazyValue] | [string, LazyValue]> {
+    if (this.kind === 'array') {
+      let i = 0;
+      for (const v of this.values()) yield [i++, v];
     } else {
       for (const k of this.keys()) yield [k, this.get(k)!];
     }
@@ -388,10 +438,15 @@ export class LazyNode {
    */
   private materialize(offset: number, kind: number, within: number, whole = false): LazyValue {
     if (!whole && (kind === KIND_OBJECT || kind === KIND_ARRAY)) {
-      return new LazyNode(this.doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within);
+      return containerNode(this.doc, offset, kind, within);
     }
     return memberValue(this.doc.host, this.doc.live(), this.doc.source, offset, kind, within) as LazyValue;
   }
+}
+
+/** The node of the object or array (kind KIND_OBJECT or KIND_ARRAY) at offset, typed by its kind. */
+function containerNode(doc: LazyDocument, offset: number, kind: number, within: number): LazyArrayNode | LazyObjectNode {
+  return new LazyNode(doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within) as LazyArrayNode | LazyObjectNode;
 }
 
 const QUICK_SCALAR_BYTES = 256;
@@ -621,5 +676,5 @@ export function lazy(host: NavHost, source: string | Uint8Array): LazyValue {
     doc.held = { host, region };
     registry.register(doc, doc.held);
   }
-  return new LazyNode(doc, r.offset, r.kind === KIND_OBJECT ? 'object' : 'array', ROOT);
+  return containerNode(doc, r.offset, r.kind, ROOT);
 }

@@ -5,6 +5,6 @@ export type { Codec, JsonInput, ParseOptions, PrettifyOptions, ValidateOptions, 
 export type { Reviver } from './revive.js';
 export type { Implementation, InitOptions, SyncInitOptions, WasmSource } from './facade.js';
 export type { StringInput } from './memory.js';
-export { LazyNode, type LazyValue } from './navigate.js';
+export { LazyNode, type LazyValue, type LazyArrayNode, type LazyObjectNode } from './navigate.js';
 export type { EncodeOptions, Replacer } from './stringify.js';
 export { CanonicalizationError } from './canonicalize.js';

@@ -682,6 +682,43 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy(): values(), entries(), isArray() and isObject() agree with JSON.parse; a node narrowed by kind iterates as its kind', () => {
+      const text = '{"b":[1,{"x":"y"},[true]],"2":null,"a":{"k":"v"},"1":"one","b":[1,{"x":"y"},[false]],"e":[],"o":{}}';
+      const value = JSON.parse(text);
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input);
+        if (!(doc instanceof LazyNode) || doc.kind !== 'object') throw new Error('expected an object node');
+        expect([doc.isObject(), doc.isArray()]).toEqual([true, false]);
+        // (Narrowed by kind: pairs, typed [string, LazyValue].)
+        const pairs: [string, unknown][] = [];
+        for (const [k, v] of doc) pairs.push([k, wholeValue(v)]);
+        expect(pairs).toStrictEqual(Object.entries(value));
+        expect([...doc.entries()].map(([k, v]) => [k, wholeValue(v)])).toStrictEqual(Object.entries(value));
+        expect([...doc.values()].map(wholeValue)).toStrictEqual(Object.values(value));
+        const b = doc.get('b');
+        if (!(b instanceof LazyNode) || !b.isArray()) throw new Error('expected an array node');
+        expect([b.isObject(), b.isArray(), b.kind]).toEqual([false, true, 'array']);
+        // (Narrowed by isArray(): elements, typed LazyValue.)
+        const elements: unknown[] = [];
+        for (const v of b) elements.push(wholeValue(v));
+        expect(elements).toStrictEqual(value.b);
+        expect([...b.values()].map(wholeValue)).toStrictEqual(value.b);
+        expect([...b.entries()].map(([i, v]) => [i, wholeValue(v)])).toStrictEqual([...value.b.entries()]);
+        for (const empty of ['e', 'o']) {
+          const node = doc.get(empty) as LazyNode;
+          expect([[...node], [...node.values()], [...node.entries()]]).toEqual([[], [], []]);
+        }
+        // Nested nodes keep working while the iteration goes on, and stop with the document.
+        const inner = [...b.values()][1] as LazyNode;
+        expect(inner.isObject() && [...inner.entries()]).toEqual([['x', 'y']]);
+        const later = doc.values();
+        doc.free();
+        expect(() => [...later]).toThrow(/freed/);
+        expect(() => [...b.entries()]).toThrow(/freed/);
+        expect(() => inner.isObject()).not.toThrow(); // (its kind is known without the document)
+      }
+    });
+
     it("a lazy document's later errors describe its own copy, whatever became of the caller's bytes", () => {
       // (Lookups by key read the object to its end, skipping values unread: b's is read
       // only when asked for.)

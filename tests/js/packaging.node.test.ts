@@ -64,6 +64,15 @@ describe('TypeScript consumers', () => {
         'export const k: string[] = doc instanceof LazyNode ? doc.keys() : [];\n' +
         // LazyNode is made by lazy() only: its constructor's parameters are declared.
         '// @ts-expect-error\nexport const bare = new LazyNode();\n' +
+        // A node narrowed by kind (or isArray/isObject) iterates as its kind: elements, or [key, value] pairs.
+        "import type { LazyValue } from 'wasmjson';\nconst node = lazy('[[1],{\"a\":2}]');\n" +
+        "if (node instanceof LazyNode && node.kind === 'array') {\n  for (const e of node) { const x: LazyValue = e; void x; }\n" +
+        '  const en: [number, LazyValue][] = [...node.entries()]; void en;\n' +
+        '  // @ts-expect-error\n  const pairs: [string, LazyValue][] = [...node]; void pairs;\n}\n' +
+        'if (node instanceof LazyNode && node.isObject()) {\n  const ps: [string, LazyValue][] = [...node]; void ps;\n' +
+        '  const en: [string, LazyValue][] = [...node.entries()]; void en;\n' +
+        '  // @ts-expect-error\n  const items: string[] = [...node]; void items;\n}\n' +
+        'export const vs: LazyValue[] = node instanceof LazyNode ? [...node.values()] : [];\n' +
         // Overloads: canonicalize by input kind, validate by explain; an explained failure has its error.
         "import { canonicalize, validate } from 'wasmjson';\n" +
         "export const c: string = canonicalize('{}');\nexport const cb: Uint8Array<ArrayBuffer> = canonicalize(new Uint8Array([49]));\n" +
