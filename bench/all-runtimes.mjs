@@ -163,7 +163,15 @@ md.push('## Machine', '');
 md.push(`- CPU: ${m.cpu} (/proc/cpuinfo), ${m.cores} cores`);
 md.push(`- Memory: ${m.memory}`);
 md.push(`- OS: ${m.os}`);
-md.push('- The machine is shared (other builds may run at the same time): compare figures within one table, where both sides ran in the same rounds.', '');
+md.push('- The machine is shared (other builds may run at the same time): compare figures within one table, where both sides ran in the same rounds.');
+const costs = loaded.filter((l) => l.res.meta.pageCost).map((l) => `${l.title} ${l.res.meta.pageCost.firstTouchUs} (rewriting: ${l.res.meta.pageCost.rewriteUs})`);
+if (costs.length) {
+  md.push(
+    `- First write to new memory, us per 4 KiB page, as each Node run started: ${costs.join(', ')}. ` +
+      'Every output in new memory pays it, native\'s as well as ours: MB/s figures of operations with large outputs (minify, prettify and encode of bytes, big strings) move with it.',
+  );
+}
+md.push('');
 md.push('## Versions', '');
 md.push('| runtime | version | V8 |', '|---|---|---|');
 for (const l of loaded) md.push(`| ${l.title} | ${l.res.meta.runtime?.version ?? '?'} | ${l.res.meta.runtime?.v8 ?? '?'} |`);

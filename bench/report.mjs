@@ -143,12 +143,21 @@ function targetOf(op) {
   return `>= ${t.ratio}x` + (t.small !== undefined ? `, small docs >= ${t.small}x` : '') + (t.runtime ? ` on ${t.runtime}` : '');
 }
 
+/** bench/node.mjs pageCost()'s figures, said in a sentence. */
+export function pageCostText({ firstTouchUs, rewriteUs }) {
+  return (
+    `the first write to new memory took ${firstTouchUs} us per 4 KiB page, rewriting it ${rewriteUs} us ` +
+    '(measured as the run started); outputs in new memory pay the first, native\'s as well as ours'
+  );
+}
+
 export function formatSummary(results, { color = false } = {}) {
   const out = [`== geomeans (${runtimeTitle(results.meta)}; "files": documents > ${results.meta.smallDocBytes} B, "small docs" apart)`];
   const rows = summaryRows(results, { color });
   out.push(table(rows, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'l', 'l']));
   for (const s of results.skipped ?? []) out.push(`skipped: ${s.op} (${s.reason})`);
   if (results.meta.heap) out.push(`heap/call: ${results.meta.heap}`);
+  if (results.meta.pageCost) out.push(`memory: ${pageCostText(results.meta.pageCost)}`);
   const peerNotes = groupNotes(results.notes ?? []);
   for (const line of peerNotes) out.push(line);
   if (results.mismatches?.length) {
@@ -196,6 +205,7 @@ export function formatMarkdown(results, { heading = '###' } = {}) {
   out.push(`${heading} ${runtimeTitle(results.meta)}`, '');
   out.push(describeMethod(results.meta), '');
   if (results.meta.heap) out.push(`Heap per call: ${results.meta.heap}`, '');
+  if (results.meta.pageCost) out.push(`Memory: ${pageCostText(results.meta.pageCost)}`, '');
   if (results.meta.command) out.push(`Command: \`${results.meta.command}\``, '');
   out.push(`${heading}# Geomeans vs targets`, '');
   out.push(mdTable(summaryRows(results)));
