@@ -348,12 +348,8 @@ export class LazyNode {
   }
 
   /** Elements (arrays) or [key, value] pairs (objects, last duplicate wins). */
-  *[Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
-    if (this.kind === 'array') {
-      yield* this.values();
-    } else {
-      for (const k of this.keys()) yield [k, this.get(k)!];
-    }
+  [Symbol.iterator](): IterableIterator<LazyValue | [string, LazyValue]> {
+    return this.kind === 'array' ? this.values() : this.pairs();
   }
 
   /** The elements (arrays) or the values in key order (objects: Object.values(toJS())'s order). */
@@ -371,8 +367,13 @@ export class LazyNode {
       let i = 0;
       for (const v of this.values()) yield [i++, v];
     } else {
-      for (const k of this.keys()) yield [k, this.get(k)!];
+      yield* this.pairs();
     }
+  }
+
+  /** An object's [key, value] pairs, in keys() order. */
+  private *pairs(): IterableIterator<[string, LazyValue]> {
+    for (const k of this.keys()) yield [k, this.get(k)!];
   }
 
   /** The whole value as JSON.parse would give it. */
