@@ -57,6 +57,22 @@ TEST(NumberValue, EdgeCases) {
     expect_same(t);
 }
 
+// Integers of 16 to 19 digits (and others whose exponent cancels their fraction) are
+// converted straight from their 64-bit value: halfway cases must round to even.
+TEST(NumberValue, LongIntegers) {
+  for (const char* t : {"9007199254740993", "9007199254740995", "18014398509481985", "18014398509481987",
+                        "36028797018963971", "9223372036854775807", "9223372036854775808", "9223372036854776833",
+                        "9999999999999999999", "-9999999999999999999", "1000000000000000000", "505874924095815681",
+                        "1.8014398509481985e16", "18014398509481985.0e0", "-0.0e0", "0e0", "12.5e1"})
+    expect_same(t);
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 200000; ++round) {
+    std::string s = rng() % 4 == 0 ? "-" : "";
+    s += digits(rng, 16 + rng() % 4, true);
+    expect_same(s);
+  }
+}
+
 TEST(NumberValue, RandomNumbers) {
   std::mt19937_64 rng(99);
   for (int round = 0; round < 300000; ++round) {
