@@ -301,6 +301,25 @@ export interface TextSource {
   slice(begin: number, end: number): string;
 }
 
+/**
+ * Builds in progress. A build calls no user code of its own, but some reaches it: an
+ * Array species constructor or getter (the slices that make arrays consult them) or a
+ * built-in the program replaced (README). Such code calling into wasm would overwrite
+ * the tape the build is reading, or grow memory under the views it holds: the value
+ * built would be silently wrong (a parse from a species constructor made one of
+ * `undefined`). Every entry into wasm first calls checkNotBuilding().
+ */
+let building = 0;
+
+/** Throws when a build is in progress (see `building`). */
+export function checkNotBuilding(): void {
+  if (building !== 0) {
+    throw new Error(
+      'wasmjson: called while parse() builds its result, from user code that building reached (an Array species constructor or getter, or a replaced built-in): the call would overwrite what the build reads',
+    );
+  }
+}
+
 export function buildValue(
   tape: Tape,
   text: TextSource,
@@ -330,6 +349,7 @@ export function buildValue(
   let i = tape.start;
   const end = tape.end;
 
+  building++;
   try {
     while (i < end) {
       const w = w32[i];
@@ -541,6 +561,7 @@ export function buildValue(
     if (records) records.root = valueRecs[0];
     return values[0];
   } finally {
+    building--;
     // Keep the stacks' storage for the next call, but nothing they pointed to. (A loop
     // for small documents: a call to fill() costs more than clearing a few slots.)
     if (highWater <= 16) for (let j = 0; j < highWater; j++) values[j] = undefined;

@@ -1,5 +1,5 @@
 // The API over one wasm instance. Each call crosses the boundary once per document.
-import { buildValue, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
+import { buildValue, checkNotBuilding, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
@@ -431,6 +431,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
 
   /** UTF-8 length of `indent` after writing it to wasm memory at indentPtr. */
   function placeIndent(indent: string): number {
+    checkNotBuilding();
     if (indent === indentHeld) return indentHeldBytes;
     if (indentPtr === 0) {
       indentPtr = wasm.wj_alloc(64) >>> 0;

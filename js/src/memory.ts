@@ -2,6 +2,7 @@
 // before use: anything that allocates may grow memory, which detaches the old buffer.
 // A detached buffer's views have length 0, so the check is a length test (reading
 // memory.buffer, a getter, costs more on every call). The memory is never shared.
+import { checkNotBuilding } from './build.js';
 import { outOfMemory } from './errors.js';
 import type { WasmExports } from './exports.js';
 import { stringBuiltins, type StringBuiltins } from './string-builtins.js';
@@ -247,6 +248,7 @@ export class Memory {
    * are. The returned region stays valid until release().
    */
   acquire(input: string | Uint8Array): Region {
+    checkNotBuilding();
     const region = this.copyIn(input);
     if (!region.owned) this.scratchBusy = true;
     return region;
@@ -254,6 +256,7 @@ export class Memory {
 
   /** Like acquire(), but always into a buffer of its own (freed by release()). */
   acquireOwned(input: string | Uint8Array): Region {
+    checkNotBuilding();
     const busy = this.scratchBusy;
     this.scratchBusy = true;
     try {

@@ -4,6 +4,7 @@
 // full. See cpp/core/navigate.h for what is and is not checked.
 import type { WasmExports } from './exports.js';
 import type { Memory, Region } from './memory.js';
+import { checkNotBuilding } from './build.js';
 import { BYTES_IN_WASM, outOfMemory } from './errors.js';
 import { decodeUtf8 } from './utf8.js';
 
@@ -167,6 +168,7 @@ class LazyDocument {
   }
   live(): Region {
     if (!this.region) throw new Error('wasmjson: this lazy document has been freed');
+    checkNotBuilding();
     return this.region;
   }
   /** The index of the container at offset, if built; else built on its second call here. */

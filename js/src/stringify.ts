@@ -8,6 +8,7 @@
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
 import { apply, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, numberValueOf, objectKeys, ownDataValue, stringValueOf, toLength, toNumber, unbox } from './boxed.js';
+import { checkNotBuilding } from './build.js';
 import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
 import type { StringBuiltins } from './string-builtins.js';
@@ -397,6 +398,7 @@ class Writer {
 
   /** Runs one document through a session; `finish` reads the output. */
   run<T>(value: unknown, replacer: unknown, space: unknown, bigints: boolean, keepLone: boolean, finish: (s: Session) => T): T | undefined {
+    checkNotBuilding();
     // Argument processing in the spec's order: the replacer list, then the gap.
     let replacerFn: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
     let propertyList: string[] | undefined;

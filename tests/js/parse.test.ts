@@ -915,6 +915,59 @@ for (const flavor of FLAVORS) {
       expect(value).toEqual([['x', 'y'], 'abcd']); // (was [['x', 'y'], 'a"]d'])
     });
 
+    // The same user code calling the library: into wasm, it would overwrite the tape the
+    // build reads (a parse made undefined of this text, and of its bytes a wrong array).
+    it('a species constructor that calls the library while parse builds: a clear Error, never a wrong value; parse works after', () => {
+      const text = JSON.stringify({ a: [{ x: 'one', y: [1, 'two', null] }], b: ['s1', 's2', { c: 'a string long enough to slice' }] });
+      const doc = codec.lazy('{"k":["v","w"]}');
+      const calls: [string, () => unknown][] = [
+        ['parse', () => codec.parse('{"z":[["q","r"],{"t":"uuuuuuuuuuuuuuuuuuuuu"}]}')],
+        ['parse bytes', () => codec.parse(utf8('[["q"],["r","s"]]'))],
+        ['validate', () => codec.validate('[1,2]')],
+        ['minify', () => codec.minify('[1, 2]')],
+        ['prettify', () => codec.prettify('[1,2]', { indent: '\t' })],
+        ['at', () => codec.at('{"a":[1,"x"]}', '/a/1')],
+        ['lazy', () => codec.lazy('{"a":1}')],
+        ['lazy get', () => doc.get('k')],
+        ['canonicalize', () => codec.canonicalize('{"b":1,"a":2}')],
+        ['stringify', () => codec.stringify({ a: [1, 2] })],
+        ['encode', () => codec.encode([1, 'x'])],
+      ];
+      const original = Object.getOwnPropertyDescriptor(Array, Symbol.species)!;
+      try {
+        for (const [name, call] of calls) {
+          for (const input of [text, utf8(text)]) {
+            let reached = 0;
+            class Reentering extends Array {
+              constructor(...args: unknown[]) {
+                reached++;
+                call();
+                super(...(args as []));
+              }
+            }
+            Object.defineProperty(Array, Symbol.species, { configurable: true, get: () => Reentering });
+            let outcome: Outcome;
+            try {
+              outcome = attempt(() => codec.parse(input));
+            } finally {
+              Object.defineProperty(Array, Symbol.species, original);
+            }
+            const label = `${name} (${typeof input === 'string' ? 'text' : 'bytes'})`;
+            expect(reached, label).toBeGreaterThan(0);
+            expect(outcome.ok, label).toBe(false);
+            expect(String((outcome as { error: unknown }).error), label).toMatch(/wasmjson: called while parse\(\) builds its result/);
+            // Nothing was left half done: the same calls and parses give their values.
+            expect(codec.parse(input), label).toEqual(JSON.parse(text));
+            expect(() => call(), label).not.toThrow();
+          }
+        }
+        expect(doc.toJS()).toEqual({ k: ['v', 'w'] });
+      } finally {
+        Object.defineProperty(Array, Symbol.species, original);
+        doc.free();
+      }
+    });
+
     it('bytes that decode to "NaN", "Infinity", "undefined" or "[object Object]" get V8\'s message for them, as the decoded text does', () => {
       for (const text of ['NaN', 'Infinity', 'undefined', '[object Object]', '\ufeffNaN', '\ufeff[object Object]', 'NaN ', 'nan']) {
         const decoded = new TextDecoder().decode(utf8(text));
