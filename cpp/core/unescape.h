@@ -47,6 +47,13 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
   while (p < end) {
     uint8_t c = *p;
     if (c != '\\' && c < 0x80) {
+      // One plain byte before an escape (the space between words of escaped text) is
+      // copied as it is, without a kernel call.
+      if (p[1] == '\\') {
+        *o++ = c;
+        ++p;
+        continue;
+      }
       // Checked first: back-to-back escapes and non-ASCII text skip the kernel call.
       // Whole chunks while they are plain ASCII (the closing quote does not stop the
       // widening).
