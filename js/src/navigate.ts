@@ -50,7 +50,6 @@ export interface NavHost {
    * root (ROOT: the end); errors re-based to the document.
    */
   valueAt(region: Region, begin: number, source: string | Uint8Array, within: number): unknown;
-  /** Throws the error a wasm report describes. */
   /** Throws the error of a failed call on the document at `ptr` (still in wasm memory). */
   fail(code: number, byteOffset: number, source: string | Uint8Array, len: number, ptr: number): never;
   inputFlags(source: string | Uint8Array): number;
