@@ -179,7 +179,7 @@ export class Memory {
     const ptr = this.reserve(text.length);
     const owned = ptr !== this.scratchPtr;
     if (writeAscii(this.bytes(), ptr, text)) return { ptr, len: text.length, owned };
-    if (owned) this.wasm.wj_free(ptr);
+    if (owned) this.freeOwned(ptr);
     return undefined;
   }
 
@@ -204,14 +204,9 @@ export class Memory {
     const n = text.length;
     const gap = this.wasm.wj_utf16_input_gap(n) >>> 0;
     const ptr = this.reserve(gap + 2 * n);
-    try {
-      this.copyUnits(text, ptr + gap);
-    } catch (e) {
-      // (The builtins module may fail to allocate its array for a huge string.) A
-      // buffer of its own is not given back to anyone: free it.
-      if (ptr !== this.scratchPtr) this.wasm.wj_free(ptr);
-      throw e;
-    }
+    // (The builtins module may fail to allocate its array for a huge string: copyIn
+    // frees a buffer of its own then.)
+    this.copyUnits(text, ptr + gap);
     const len = this.wasm.wj_utf16_to_utf8(ptr + gap, n, ptr) >>> 0;
     return { ptr, len, owned: ptr !== this.scratchPtr };
   }
@@ -233,14 +228,43 @@ export class Memory {
     if (cap + this.padding > MAX_WASM32_SIZE) throw outOfMemory(size);
     const ptr = this.wasm.wj_alloc(cap + this.padding) >>> 0;
     if (ptr === 0) throw outOfMemory(size);
+    this.holdInFlight(ptr);
     if (keep > 0) this.bytes().copyWithin(ptr, from, from + keep);
-    if (from !== 0 && from !== this.scratchPtr) this.wasm.wj_free(from);
+    if (from !== 0 && from !== this.scratchPtr) this.freeOwned(from);
     if (!this.scratchBusy) {
       if (this.scratchPtr) this.wasm.wj_free(this.scratchPtr);
       this.scratchPtr = ptr;
       this.scratchCap = cap;
+      this.dropInFlight(ptr);
     }
     return ptr;
+  }
+
+  /**
+   * Buffers copyIn allocated and has not yet handed out: a region's buffer of its own is
+   * freed by release() only once copyIn has returned it, and a new scratch buffer is
+   * kept only once it replaces the old. A throw in between (a stack overflow at any
+   * call, an engine that cannot allocate) would leave them unreachable, and enough of
+   * them fill wasm memory for good; copyIn frees them instead.
+   */
+  // (Two at most: a buffer and the larger one that replaces it. Fields, not an array:
+  // no Array.prototype method or index is consulted, see own-elements.ts.)
+  private inFlight0 = 0;
+  private inFlight1 = 0;
+
+  private holdInFlight(ptr: number): void {
+    if (this.inFlight0 === 0) this.inFlight0 = ptr;
+    else this.inFlight1 = ptr;
+  }
+
+  private dropInFlight(ptr: number): void {
+    if (this.inFlight0 === ptr) this.inFlight0 = 0;
+    else if (this.inFlight1 === ptr) this.inFlight1 = 0;
+  }
+
+  private freeOwned(ptr: number): void {
+    this.dropInFlight(ptr);
+    this.wasm.wj_free(ptr);
   }
 
   /**
@@ -267,18 +291,22 @@ export class Memory {
   }
 
   private copyIn(input: string | Uint8Array): Region {
-    let region: Region;
-    if (typeof input === 'string') {
-      region = this.encodeString(input);
-    } else {
+    this.inFlight0 = this.inFlight1 = 0;
+    try {
+      if (typeof input === 'string') return this.encodeString(input);
       // The length read once: a view that tracks a growable SharedArrayBuffer can grow
       // (another thread) between reads, and must not be copied past the room reserved.
       const len = input.length;
       const ptr = this.reserve(len);
       this.bytes().set(len === input.length ? input : input.subarray(0, len), ptr);
-      region = { ptr, len, owned: ptr !== this.scratchPtr };
+      return { ptr, len, owned: ptr !== this.scratchPtr };
+    } catch (e) {
+      if (this.inFlight0 !== 0) this.wasm.wj_free(this.inFlight0);
+      if (this.inFlight1 !== 0) this.wasm.wj_free(this.inFlight1);
+      throw e;
+    } finally {
+      this.inFlight0 = this.inFlight1 = 0;
     }
-    return region;
   }
 
   release(region: Region): void {

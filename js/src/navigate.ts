@@ -115,13 +115,13 @@ function placeKey(host: NavHost, key: string): { ptr: number; length: number } {
   const need = key.length * 3; // UTF-8 bytes per UTF-16 unit, at most
   let buffer = keyBuffers.get(host.wasm);
   if (buffer === undefined || buffer.capacity < need) {
+    // Forgotten before it is freed: a throw before the new one is kept (a stack overflow
+    // at any call below) must not leave a freed buffer to be written into.
+    keyBuffers.delete(host.wasm);
     if (buffer !== undefined) host.wasm.wj_free(buffer.ptr);
     const capacity = Math.max(256, need);
     const ptr = host.wasm.wj_alloc(capacity) >>> 0;
-    if (ptr === 0) {
-      keyBuffers.delete(host.wasm);
-      throw outOfMemory(capacity);
-    }
+    if (ptr === 0) throw outOfMemory(capacity);
     keyBuffers.set(host.wasm, (buffer = { ptr, capacity }));
   }
   return { ptr: buffer.ptr, length: host.memory.writeUtf8(key, buffer.ptr) };
@@ -656,27 +656,29 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
 /** lazy(input): the root of a document kept in wasm memory (a LazyNode, or the value itself). */
 export function lazy(host: NavHost, source: string | Uint8Array): LazyValue {
   const region = host.memory.acquireOwned(source);
-  let r;
+  // The region is this call's to release until a node holding it is returned: a throw
+  // part way (the document's error, or a stack overflow at any call) must not leave it
+  // in wasm memory for good.
+  let handedOut = false;
+  let held: Held | undefined;
   try {
-    r = root(host, region, source);
-  } catch (e) {
-    host.memory.release(region);
-    throw e;
-  }
-  // Errors found later are described from the document's copy in wasm memory: the
-  // caller's bytes may change or be detached meanwhile.
-  const doc = new LazyDocument(host, region, typeof source === 'string' ? source : BYTES_IN_WASM);
-  if (r.kind !== KIND_OBJECT && r.kind !== KIND_ARRAY) {
-    try {
-      return host.valueAt(region, r.offset, source, ROOT) as LazyValue;
-    } finally {
+    const r = root(host, region, source);
+    if (r.kind !== KIND_OBJECT && r.kind !== KIND_ARRAY) return host.valueAt(region, r.offset, source, ROOT) as LazyValue;
+    // Errors found later are described from the document's copy in wasm memory: the
+    // caller's bytes may change or be detached meanwhile.
+    const doc = new LazyDocument(host, region, typeof source === 'string' ? source : BYTES_IN_WASM);
+    if (registry !== undefined) {
+      held = doc.held = { host, region };
+      registry.register(doc, held);
+    }
+    const node = containerNode(doc, r.offset, r.kind, ROOT);
+    handedOut = true;
+    return node;
+  } finally {
+    if (!handedOut) {
+      // (Emptied as free() does: the registry then has nothing left to release.)
+      if (held !== undefined) held.region = undefined;
       host.memory.release(region);
-      doc.region = undefined;
     }
   }
-  if (registry !== undefined) {
-    doc.held = { host, region };
-    registry.register(doc, doc.held);
-  }
-  return containerNode(doc, r.offset, r.kind, ROOT);
 }

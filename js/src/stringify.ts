@@ -237,9 +237,18 @@ class Writer {
     }
     const ptr = this.wasm.wj_writer_new() >>> 0;
     if (ptr === 0) throw outOfMemory();
-    this.views();
-    const r = ptr >>> 2;
-    return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false };
+    // The caller's try/finally (which releases the session) starts only once this
+    // returns: a throw in between (a stack overflow in a nested call, out of JS heap)
+    // would leave the session allocated and unreachable, and enough of them fill wasm
+    // memory for good.
+    try {
+      this.views();
+      const r = ptr >>> 2;
+      return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false };
+    } catch (e) {
+      this.wasm.wj_writer_free(ptr);
+      throw e;
+    }
   }
 
   release(s: Session): void {
