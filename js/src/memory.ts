@@ -245,7 +245,9 @@ export class Memory {
    * freed by release() only once copyIn has returned it, and a new scratch buffer is
    * kept only once it replaces the old. A throw in between (a stack overflow at any
    * call, an engine that cannot allocate) would leave them unreachable, and enough of
-   * them fill wasm memory for good; copyIn frees them instead.
+   * them fill wasm memory for good: the next copyIn frees what one cut off left here.
+   * (No try/catch around copyIn: it runs once per call, and no user code runs within
+   * it, so no other copyIn can start before it ends.)
    */
   // (Two at most: a buffer and the larger one that replaces it. Fields, not an array:
   // no Array.prototype method or index is consulted, see own-elements.ts.)
@@ -260,6 +262,14 @@ export class Memory {
   private dropInFlight(ptr: number): void {
     if (this.inFlight0 === ptr) this.inFlight0 = 0;
     else if (this.inFlight1 === ptr) this.inFlight1 = 0;
+  }
+
+  private freeInFlight(): void {
+    const a = this.inFlight0;
+    const b = this.inFlight1;
+    this.inFlight0 = this.inFlight1 = 0;
+    if (a !== 0) this.wasm.wj_free(a);
+    if (b !== 0) this.wasm.wj_free(b);
   }
 
   private freeOwned(ptr: number): void {
@@ -291,22 +301,21 @@ export class Memory {
   }
 
   private copyIn(input: string | Uint8Array): Region {
-    this.inFlight0 = this.inFlight1 = 0;
-    try {
-      if (typeof input === 'string') return this.encodeString(input);
+    if ((this.inFlight0 | this.inFlight1) !== 0) this.freeInFlight();
+    let region: Region;
+    if (typeof input === 'string') {
+      region = this.encodeString(input);
+    } else {
       // The length read once: a view that tracks a growable SharedArrayBuffer can grow
       // (another thread) between reads, and must not be copied past the room reserved.
       const len = input.length;
       const ptr = this.reserve(len);
       this.bytes().set(len === input.length ? input : input.subarray(0, len), ptr);
-      return { ptr, len, owned: ptr !== this.scratchPtr };
-    } catch (e) {
-      if (this.inFlight0 !== 0) this.wasm.wj_free(this.inFlight0);
-      if (this.inFlight1 !== 0) this.wasm.wj_free(this.inFlight1);
-      throw e;
-    } finally {
-      this.inFlight0 = this.inFlight1 = 0;
+      region = { ptr, len, owned: ptr !== this.scratchPtr };
     }
+    // Handed out: the region's owner releases it now.
+    this.inFlight0 = this.inFlight1 = 0;
+    return region;
   }
 
   release(region: Region): void {
