@@ -18,13 +18,36 @@ export class CanonicalizationError extends TypeError {
   }
 }
 
+/**
+ * An object or array converted as JSON.stringify converts it: its members in the order
+ * JSON.stringify reads them (own keys in property order, members left out that it
+ * leaves out), each one a primitive already written as text, or a container. Members
+ * lie in the flat arrays of one canonicalization (Members), from `start`.
+ */
+interface Converted {
+  isObject: boolean;
+  start: number;
+  count: number;
+}
+
+/**
+ * The members of every converted container, a slot each (keys for objects' members):
+ * one pair of growable arrays, not two arrays per container. Own elements, made before
+ * they are written (own-elements.ts).
+ */
+interface Members {
+  keys: string[];
+  values: (string | Converted)[];
+  used: number;
+}
+
+/** A container being converted: the value, the keys it had when opened, the next member. */
 interface Frame {
   value: object;
-  /** Sorted keys (objects) or undefined (arrays). */
   keys: string[] | undefined;
   length: number;
   next: number;
-  wroteAny: boolean;
+  into: Converted;
 }
 
 const OMIT = Symbol('omit');
@@ -73,38 +96,50 @@ function primitive(v: unknown, where: string): string | undefined {
 }
 
 export function canonicalizeValue(root: unknown): string {
-  const holder = { '': root };
-  const first = convert(holder, '', root);
+  const first = convert({ '': root }, '', root);
   if (first === OMIT) return undefined as unknown as string;
-  let out = '';
+  const p = primitive(first, 'the value');
+  if (p !== undefined) return p;
+  const members: Members = { keys: ownElements(64, ''), values: ownElements<string | Converted>(64, ''), used: 0 };
+  return write(convertAll(first as object, members), members);
+}
+
+/**
+ * Pass 1: every getter, toJSON and proxy trap runs in JSON.stringify's order (depth
+ * first, members in property order), whatever order JCS then writes them in: a getter
+ * that changes a member not yet read changes it as it would for JSON.stringify.
+ * (Read in sorted order, `{ get b() { o.a = 2; return 0 }, a: 1 }` gave "a":1.)
+ */
+function convertAll(top: object, members: Members): Converted {
   // The open containers: `depth` frames (own-elements.ts).
   let stack: Frame[] = ownElements(16, undefined as unknown as Frame);
   let depth = 0;
   const onPath = new Set<object>();
 
-  const open = (v: object, where: string) => {
+  const open = (v: object, where: string): Converted => {
     if (onPath.has(v)) throw new TypeError(`Converting circular structure to JSON (at ${where})`);
     // A toJSON that returns a new object at every level never ends (see MAX_DEPTH).
     if (depth >= MAX_DEPTH) throw new RangeError(`wasmjson.canonicalize: more than ${MAX_DEPTH} containers open at once (does a toJSON return a new container at every level?)`);
     onPath.add(v);
     if (depth === stack.length) stack = withOwnElements(stack, depth + 1, undefined as unknown as Frame);
-    if (isArray(v)) {
-      out += '[';
-      stack[depth++] = { value: v, keys: undefined, length: lengthOf(v), next: 0, wroteAny: false };
-    } else {
-      out += '{';
-      const keys = objectKeys(v).sort();
-      stack[depth++] = { value: v, keys, length: keys.length, next: 0, wroteAny: false };
+    const keys = isArray(v) ? undefined : objectKeys(v);
+    const length = keys ? keys.length : lengthOf(v as unknown[]);
+    // Slots for all its members now: its nested containers take theirs after them.
+    const end = members.used + length;
+    if (end > members.values.length) {
+      members.keys = withOwnElements(members.keys, end, '');
+      members.values = withOwnElements(members.values, end, '');
     }
+    const into: Converted = { isObject: keys !== undefined, start: members.used, count: 0 };
+    members.used = end;
+    stack[depth++] = { value: v, keys, length, next: 0, into };
+    return into;
   };
 
-  const p = primitive(first, 'the value');
-  if (p !== undefined) return p;
-  open(first as object, 'the top level');
+  const result = open(top, 'the top level');
   while (depth > 0) {
     const f = stack[depth - 1];
     if (f.next === f.length) {
-      out += f.keys ? '}' : ']';
       onPath.delete(f.value);
       stack[--depth] = undefined as unknown as Frame;
       continue;
@@ -112,20 +147,78 @@ export function canonicalizeValue(root: unknown): string {
     const index = f.next++;
     const key = f.keys ? f.keys[index] : String(index);
     const v = convert(f.value, key, (f.value as Record<string, unknown>)[key]);
-    if (f.keys) {
-      if (v === OMIT) continue;
-      out += `${f.wroteAny ? ',' : ''}${quote(key, `the key ${JSON.stringify(key)}`)}:`;
-    } else if (f.wroteAny) {
-      out += ',';
-    }
-    f.wroteAny = true;
+    const into = f.into;
     if (v === OMIT) {
-      out += 'null';
+      if (!into.isObject) members.values[into.start + into.count++] = 'null';
       continue;
     }
     const text = primitive(v, `the value at ${JSON.stringify(key)}`);
-    if (text !== undefined) out += text;
-    else open(v as object, JSON.stringify(key));
+    const slot = into.start + into.count++;
+    members.keys[slot] = key;
+    // (Read back after open(), which may replace the arrays: assigned after it returns.)
+    const member = text !== undefined ? text : open(v as object, JSON.stringify(key));
+    members.values[slot] = member;
+  }
+  return result;
+}
+
+/** A container being written: its members' order (objects: sorted by key), the next. */
+interface Writing {
+  c: Converted;
+  order: Uint32Array | undefined;
+  next: number;
+}
+
+/** Pass 2: the converted value as JCS text, object members sorted by UTF-16 code units. */
+function write(top: Converted, members: Members): string {
+  const { keys, values } = members;
+  let out = '';
+  let stack: Writing[] = ownElements(16, undefined as unknown as Writing);
+  let depth = 0;
+  const open = (c: Converted) => {
+    if (depth === stack.length) stack = withOwnElements(stack, depth + 1, undefined as unknown as Writing);
+    let order: Uint32Array | undefined;
+    if (c.isObject) {
+      if (c.count > 1) {
+        const start = c.start;
+        const n = c.count;
+        order = new Uint32Array(n);
+        // (Keys of one object are distinct: no tie to break.) Most objects have a few
+        // dozen keys: an insertion sort, without a comparator call per comparison.
+        if (n <= 32) {
+          for (let i = 0; i < n; i++) {
+            const slot = start + i;
+            const key = keys[slot];
+            let j = i;
+            for (; j > 0 && keys[order[j - 1]] > key; j--) order[j] = order[j - 1];
+            order[j] = slot;
+          }
+        } else {
+          for (let i = 0; i < n; i++) order[i] = start + i;
+          order.sort((a, b) => (keys[a] < keys[b] ? -1 : 1));
+        }
+      }
+      out += '{';
+    } else {
+      out += '[';
+    }
+    stack[depth++] = { c, order, next: 0 };
+  };
+  open(top);
+  while (depth > 0) {
+    const w = stack[depth - 1];
+    const c = w.c;
+    if (w.next === c.count) {
+      out += c.isObject ? '}' : ']';
+      stack[--depth] = undefined as unknown as Writing;
+      continue;
+    }
+    const slot = w.order ? w.order[w.next] : c.start + w.next;
+    if (w.next++ > 0) out += ',';
+    if (c.isObject) out += `${quote(keys[slot], `the key ${JSON.stringify(keys[slot])}`)}:`;
+    const v = values[slot];
+    if (typeof v === 'string') out += v;
+    else open(v);
   }
   return out;
 }

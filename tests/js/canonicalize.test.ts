@@ -80,6 +80,54 @@ for (const flavor of FLAVORS) {
       expect(codec.canonicalize({ a: f, b: [f] })).toBe(JSON.stringify({ a: f, b: [f] }));
     });
 
+    it('runs getters and toJSON in the order JSON.stringify does, so that what they change is seen as JSON.stringify sees it', () => {
+      // Each maker gives a fresh value whose user code logs its calls and changes members
+      // not yet read (it ran in sorted order before: the first gave "a":1, the second
+      // dropped b, the third kept "orig").
+      const makers: ((log: string[]) => unknown)[] = [
+        (log) => {
+          const o: Record<string, unknown> = {
+            get b() {
+              log.push('b');
+              o.a = 2;
+              return 0;
+            },
+            a: 1,
+          };
+          return o;
+        },
+        (log) => ({
+          b: 1,
+          get a() {
+            log.push('a');
+            delete (this as Record<string, unknown>).b;
+            return 1;
+          },
+        }),
+        (log) => {
+          const o: Record<string, unknown> = {};
+          o.z = {
+            toJSON() {
+              log.push('z');
+              o.a = 'changed';
+              return { y: { get q() { log.push('q'); o.m = [3]; return 1; } }, x: 0 };
+            },
+          };
+          o.m = [1, { toJSON: () => (log.push('m1'), 'M') }];
+          o.a = 'orig';
+          return o;
+        },
+        (log) => [{ toJSON: () => (log.push('0'), { k: 1 }) }, { get j() { log.push('1'); return undefined; }, i: 2 }],
+      ];
+      for (const make of makers) {
+        const nativeLog: string[] = [];
+        const text = JSON.stringify(make(nativeLog));
+        const log: string[] = [];
+        expect(codec.canonicalize(make(log))).toBe(codec.canonicalize(text));
+        expect(log).toStrictEqual(nativeLog);
+      }
+    });
+
     it('rejects what JCS forbids', () => {
       expect(() => codec.canonicalize({ a: NaN })).toThrow(/NaN, which JCS forbids/);
       expect(() => codec.canonicalize([Infinity])).toThrow(TypeError);
