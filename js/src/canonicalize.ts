@@ -154,7 +154,7 @@ function convertAll(top: object, members: Members): Converted {
     }
     const text = primitive(v, `the value at ${JSON.stringify(key)}`);
     const slot = into.start + into.count++;
-    members.keys[slot] = key;
+    if (into.isObject) members.keys[slot] = key;
     // (Read back after open(), which may replace the arrays: assigned after it returns.)
     const member = text !== undefined ? text : open(v as object, JSON.stringify(key));
     members.values[slot] = member;

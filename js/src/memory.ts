@@ -204,8 +204,8 @@ export class Memory {
     const n = text.length;
     const gap = this.wasm.wj_utf16_input_gap(n) >>> 0;
     const ptr = this.reserve(gap + 2 * n);
-    // (The builtins module may fail to allocate its array for a huge string: copyIn
-    // frees a buffer of its own then.)
+    // (The builtins module may fail to allocate its array for a huge string: the next
+    // copyIn frees a buffer of its own then, see inFlight0.)
     this.copyUnits(text, ptr + gap);
     const len = this.wasm.wj_utf16_to_utf8(ptr + gap, n, ptr) >>> 0;
     return { ptr, len, owned: ptr !== this.scratchPtr };
@@ -247,10 +247,10 @@ export class Memory {
    * call, an engine that cannot allocate) would leave them unreachable, and enough of
    * them fill wasm memory for good: the next copyIn frees what one cut off left here.
    * (No try/catch around copyIn: it runs once per call, and no user code runs within
-   * it, so no other copyIn can start before it ends.)
+   * it, so no other copyIn can start before it ends.) Two at most: a buffer and the
+   * larger one that replaces it. Fields, not an array: no Array.prototype method or
+   * index is consulted, see own-elements.ts.
    */
-  // (Two at most: a buffer and the larger one that replaces it. Fields, not an array:
-  // no Array.prototype method or index is consulted, see own-elements.ts.)
   private inFlight0 = 0;
   private inFlight1 = 0;
 
