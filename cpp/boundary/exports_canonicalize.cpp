@@ -48,7 +48,8 @@ wasmjson::jcs_buffers* buffers_for(size_t len) {
 }  // namespace
 
 // Canonicalizes data[0..len). The buffer must have len + wj_padding() bytes; this call
-// writes the padding. Returns a pointer to the report; the output stays valid until the
+// writes the padding. Flags: input_flags (validate.h) and canonicalize_flags
+// (canonicalize.h). Returns a pointer to the report; the output stays valid until the
 // next wj_canonicalize call.
 WJ_EXPORT const canonicalize_report* wj_canonicalize(uint8_t* data, size_t len, uint32_t flags) {
   std::memset(data + len, 0, wasmjson::kPadding);

@@ -146,6 +146,17 @@ WJ_EXPORT uint32_t wj_write(write_session* s, size_t op_count, size_t number_cou
 // Forgets every key id (JS clears its Map at the same time).
 WJ_EXPORT void wj_writer_reset_keys() { g_write_keys.reset(); }
 
+// Makes room for wj_padding() bytes after the output, for wj_canonicalize to read the
+// output where it is (canonicalize(value) serializes, then canonicalizes the text).
+// Returns a cmd::status; the report has the output, which may have moved.
+WJ_EXPORT uint32_t wj_writer_pad(write_session* s) {
+  output_buffer& out = s->writer.output();
+  uint8_t* limit = nullptr;
+  if (!out.reserve(out.data() ? out.data() + out.size() : nullptr, kPadding, limit)) return cmd::kOutOfMemory;
+  s->report_output();
+  return cmd::kOk;
+}
+
 // Gives back the strings area of a session after an unusually large document.
 WJ_EXPORT void wj_writer_trim(write_session* s) {
   if (s->strings_cap > kKeepBytes) {

@@ -13,6 +13,14 @@
 
 namespace wasmjson {
 
+// canonicalize()'s flags, besides input_flags (validate.h).
+enum canonicalize_flags : uint32_t {
+  // Every number in the text is already written as Number::toString writes its value:
+  // the serializer's output (canonicalize(value) serializes first). Numbers are then
+  // copied as they are, never read into a double and written again.
+  kNumbersInJsForm = 1u << 1,
+};
+
 // Everything canonicalize() needs besides its input, reused from call to call.
 struct jcs_buffers {
   byte_stack stack;
@@ -27,7 +35,7 @@ template <class Kernel>
 result canonicalize(const uint8_t* data, size_t len, uint32_t flags, jcs_buffers& b) {
   b.tree.clear();
   b.out.clear();  // (no output after a reader error)
-  jcs_tree_builder sink(data, b.tree);
+  jcs_tree_builder sink(data, b.tree, (flags & kNumbersInJsForm) != 0);
   reader<Kernel, jcs_tree_builder> r(data, len, sink, b.stack, bom_length(data, len, flags));
   result res = r.run();
   b.saw_replacement = r.saw_replacement();

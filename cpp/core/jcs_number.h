@@ -71,9 +71,10 @@ inline jcs_number_form classify_jcs_number(const uint8_t* p, const uint8_t* end,
 inline uint8_t* write_jcs_number(uint8_t* o, const uint8_t* p, const uint8_t* end, jcs_number_form form) {
   size_t len = static_cast<size_t>(end - p);
   if (form == jcs_number_form::canonical) {
-    // At most 17 bytes ("-" "." and 15 digits): one or two fixed-size copies.
+    // Mostly at most 17 bytes ("-" "." and 15 digits): one fixed-size copy and a byte.
+    // (Up to kMaxNumberLength from the serializer: kNumbersInJsForm, canonicalize.h.)
     std::memcpy(o, p, 16);
-    if (len > 16) o[16] = p[16];
+    if (len > 16) std::memcpy(o + 16, p + 16, len - 16);
     return o + len;
   }
   double d = number_value(number_span_of(p, end));

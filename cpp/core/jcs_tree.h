@@ -81,7 +81,9 @@ class jcs_tree_builder {
  public:
   static constexpr bool kIgnoresPositions = true;  // byte offsets are all it needs
 
-  jcs_tree_builder(const uint8_t* data, jcs_tree& t) : data_(data), t_(t) {}
+  // numbers_in_js_form: see kNumbersInJsForm (canonicalize.h).
+  jcs_tree_builder(const uint8_t* data, jcs_tree& t, bool numbers_in_js_form = false)
+      : data_(data), t_(t), numbers_in_js_form_(numbers_in_js_form) {}
 
   bool begin_object(size_t) {
     // b holds the first open member until the object closes.
@@ -142,7 +144,10 @@ class jcs_tree_builder {
     return push({s.has_escape ? jcs_node::kStringEscaped : jcs_node::kString, offset(s.begin), offset(s.end), 0});
   }
   bool number(const number_span& n) {
-    uint32_t form = static_cast<uint32_t>(classify_jcs_number(n.begin, n.end, n.is_integer));
+    // (The length test keeps the copy within the writer's room for a number, whatever
+    // the text claims to be.)
+    bool copied = numbers_in_js_form_ && static_cast<size_t>(n.end - n.begin) <= kMaxNumberLength;
+    uint32_t form = static_cast<uint32_t>(copied ? jcs_number_form::canonical : classify_jcs_number(n.begin, n.end, n.is_integer));
     return push({jcs_node::kNumber, offset(n.begin), offset(n.end), form});
   }
   bool literal(literal_kind k, size_t) {
@@ -237,6 +242,7 @@ class jcs_tree_builder {
 
   const uint8_t* data_;
   jcs_tree& t_;
+  bool numbers_in_js_form_;
 };
 
 }  // namespace wasmjson

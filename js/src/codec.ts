@@ -2,8 +2,8 @@
 import { buildValue, checkNotBuilding, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
-import { canonicalizeValue } from './canonicalize.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_NUMBERS_IN_JS_FORM, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CanonicalizationError, forbiddenIn } from './canonicalize.js';
 import type { WasmInstance } from './wasm-types.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, KIND_OBJECT, lazy as lazyDocument, ROOT, type LazyValue, type NavHost } from './navigate.js';
@@ -629,6 +629,8 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     };
   }
 
+  const serializer = createSerializer(wasm, memory.builtins);
+
   function canonicalize(input: unknown): unknown {
     if (typeof input === 'string') return canonicalizeText(input);
     const bytes = asBytes(input);
@@ -658,8 +660,36 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     } finally {
       memory.release(region);
     }
-    const text = canonicalizeValue(parse(source));
+    // What JCS forbids, named; or a string with lone surrogates that only a value a later
+    // duplicate key replaced had (TextEncoder wrote them as U+FFFD): canonicalized as the
+    // value parse() makes of it, in which they are gone.
+    const value = parse(source);
+    const forbidden = forbiddenIn(value);
+    if (forbidden !== undefined) throw forbidden;
+    const text = canonicalizeValue(value);
     return isString ? text : encoder.encode(text);
+  }
+
+  /**
+   * A value: serialized as stringify() serializes it (user code runs as in JSON.stringify;
+   * non-finite numbers and JSON.rawJSON values are errors there), and that text
+   * canonicalized where the serializer left it in wasm memory, its numbers copied: they
+   * are already in the form RFC 8785 asks for, Number::toString's. Undefined where
+   * stringify() gives undefined.
+   */
+  function canonicalizeValue(value: unknown): string {
+    return serializer.serializeForCanonical(value, (ptr, len, text) => {
+      const report = wasm.wj_canonicalize(ptr, len, FLAG_NUMBERS_IN_JS_FORM) >>> 2;
+      const i32 = memory.wide().i32;
+      const code = i32[report];
+      if (code !== 0) {
+        if (code === OUT_OF_MEMORY) throw outOfMemory(len);
+        // A lone surrogate, escaped by the serializer (nothing else can fail here).
+        throw forbiddenIn(parse(text())) ?? new CanonicalizationError('a string contains a lone surrogate, which JCS forbids');
+      }
+      const out = i32[report + 2] >>> 0;
+      return decodeUtf8(memory.bytes(), out, out + (i32[report + 3] >>> 0));
+    }) as string;
   }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {
@@ -704,7 +734,8 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     canonicalize: canonicalize as Codec['canonicalize'],
     minify: minify as Codec['minify'],
     prettify: prettify as Codec['prettify'],
-    ...createSerializer(wasm, memory.builtins),
+    stringify: serializer.stringify,
+    encode: serializer.encode,
   };
 }
 

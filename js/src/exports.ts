@@ -55,6 +55,11 @@ export const FLAG_STRING_HEAP = 32;
 export const FLAG_BIGINTS_UNSAFE = 64;
 /** Every integer literal comes as text, for BigInts. */
 export const FLAG_BIGINTS_ALL = 128;
+/**
+ * wj_canonicalize's own flag (cpp/core/canonicalize.h): every number is already as
+ * Number::toString writes it (the serializer's output), and is copied.
+ */
+export const FLAG_NUMBERS_IN_JS_FORM = 2;
 
 /**
  * wj_canonicalize's codes for valid JSON that RFC 8785 cannot write (cpp/core/error.h):

@@ -362,8 +362,9 @@ export function lazy(input: JsonInput): LazyValue {
 /**
  * RFC 8785 canonical JSON (JCS): keys sorted by UTF-16 units, numbers as ECMAScript
  * writes them, minimal escapes. A string or bytes argument is JSON text (bytes in, UTF-8
- * bytes out); anything else is a value, converted as JSON.stringify converts it. What
- * JCS forbids (lone surrogates, non-finite numbers) is a CanonicalizationError.
+ * bytes out); anything else is a value, converted as JSON.stringify converts it (its
+ * getters and toJSON run as there). What JCS forbids (lone surrogates, non-finite
+ * numbers, JSON.rawJSON values) is a CanonicalizationError.
  */
 export function canonicalize(input: string): string;
 export function canonicalize(input: Exclude<JsonInput, string>): Uint8Array<ArrayBuffer>;

@@ -9,6 +9,7 @@
 // crossing per batch, never one per value.
 import { apply, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, numberValueOf, objectKeys, ownDataValue, stringValueOf, toLength, toNumber, unbox } from './boxed.js';
 import { checkNotBuilding } from './build.js';
+import { notFiniteError, rawJsonError } from './canonicalize.js';
 import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
 import type { StringBuiltins } from './string-builtins.js';
@@ -140,6 +141,8 @@ export interface WriterExports {
   wj_write(session: number, opCount: number, numberCount: number, stringBytes: number, mode: number): number;
   wj_writer_reset_keys(): void;
   wj_writer_trim(session: number): void;
+  /** Makes room for the padding after the output (wj_canonicalize reads it there); returns a status. */
+  wj_writer_pad(session: number): number;
 }
 type Exports = WasmExports & WriterExports;
 
@@ -152,6 +155,11 @@ interface Session {
   begin: number;
   /** The output becomes a JS string: past what one can hold, the walk stops (flush). */
   text: boolean;
+  /**
+   * For canonicalize(value): a non-finite number or a JSON.rawJSON value is an error, as
+   * RFC 8785 has no form for either (both take the walk's general path).
+   */
+  canonical: boolean;
 }
 
 // Output lengths every engine's strings reach (V8's limit is 2^29 - 24 units, the
@@ -244,7 +252,7 @@ class Writer {
     try {
       this.views();
       const r = ptr >>> 2;
-      return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false };
+      return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false, canonical: false };
     } catch (e) {
       this.wasm.wj_writer_free(ptr);
       throw e;
@@ -405,8 +413,27 @@ class Writer {
     return copyOut(this.u8, ptr, ptr + (this.i32[r + 7] >>> 0));
   }
 
+  /**
+   * The finished document where it is in wasm memory, with room for the padding after
+   * it: [ptr, ptr + len).
+   */
+  padded(s: Session): { ptr: number; len: number } {
+    if (this.wasm.wj_writer_pad(s.ptr) !== 0) throw outOfMemory();
+    this.views();
+    const r = s.ptr >>> 2;
+    return { ptr: this.i32[r + 6] >>> 0, len: this.i32[r + 7] >>> 0 };
+  }
+
   /** Runs one document through a session; `finish` reads the output. */
-  run<T>(value: unknown, replacer: unknown, space: unknown, bigints: boolean, keepLone: boolean, finish: (s: Session) => T): T | undefined {
+  run<T>(
+    value: unknown,
+    replacer: unknown,
+    space: unknown,
+    bigints: boolean,
+    keepLone: boolean,
+    finish: (s: Session) => T,
+    canonical = false,
+  ): T | undefined {
     checkNotBuilding();
     // Argument processing in the spec's order: the replacer list, then the gap.
     let replacerFn: ((this: unknown, key: string, value: unknown) => unknown) | undefined;
@@ -432,6 +459,7 @@ class Writer {
     }
     const s = this.acquire();
     s.text = keepLone; // (the text route: stringify, and encode of a gap that pairs surrogates)
+    s.canonical = canonical;
     this.active++;
     try {
       this.begin(s, gap, keepLone ? F_KEEP_LONE_SURROGATES : 0);
@@ -536,6 +564,8 @@ function walk(
           op = putLength(ops, op, T_STRING, value.length);
           strings += value;
         } else if (type === 'number') {
+          // (Every non-finite number comes this way.)
+          if (s.canonical && value - value !== 0) throw notFiniteError(value, where === AT_TOP ? undefined : where === IN_ARRAY ? String(index - 1) : key);
           // Integers of up to 28 bits travel in the op word itself (-0 too: it writes 0).
           const word = value << 4;
           if (word >> 4 === value) {
@@ -563,6 +593,7 @@ function walk(
             } else if (kind !== K_OBJECT) {
               if (kind === K_RAW) {
                 const text: string = value.rawJSON;
+                if (s.canonical) throw rawJsonError(text);
                 op = putLength(ops, op, T_RAW, text.length);
                 strings += text;
                 break;
@@ -583,7 +614,13 @@ function walk(
               throw circularError(open, level, stack, open.indexOf(value), index, where, key);
             }
           }
-          if (depth >= MAX_DEPTH) throw new RangeError(`stringify: more than ${MAX_DEPTH} containers open at once (does a toJSON or replacer return a new container at every level?)`);
+          if (depth >= MAX_DEPTH) {
+            throw new RangeError(
+              s.canonical
+                ? `wasmjson.canonicalize: more than ${MAX_DEPTH} containers open at once (does a toJSON return a new container at every level?)`
+                : `stringify: more than ${MAX_DEPTH} containers open at once (does a toJSON or replacer return a new container at every level?)`,
+            );
+          }
           if (depth === open.length) {
             growWalkState(state, depth + 1);
             ({ lastShape, idsAt, stack, open } = state);
@@ -650,10 +687,14 @@ function walk(
               const word = x << 4;
               if (word >> 4 === x) {
                 ops[op++] = word | T_INT;
-              } else {
+              } else if (x - x === 0) {
                 ops[op++] = T_DOUBLE;
                 nums[nb++] = x;
                 if (nb >= numLimit) continue next;
+              } else {
+                // Not finite: the general path (canonicalize refuses it there).
+                value = x;
+                continue general;
               }
             } else if (typeof x === 'string') {
               op = putLength(ops, op, T_STRING, x.length);
@@ -703,7 +744,7 @@ function walk(
               const x = holder[k];
               let tag: number;
               if (typeof x === 'string') tag = T_STRING;
-              else if (typeof x === 'number') tag = T_INT;
+              else if (typeof x === 'number' && x - x === 0) tag = T_INT; // (not finite: as objects)
               else if (x === null) tag = T_NULL;
               else if (typeof x === 'boolean') tag = T_TRUE;
               else if (x === undefined) {
@@ -1028,6 +1069,14 @@ function decodeWtf8(bytes: Uint8Array, begin: number, end: number): string {
 export interface Serializer {
   stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string;
   encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer>;
+  /**
+   * canonicalize(value)'s first half: the value serialized as stringify() serializes it
+   * (its numbers as Number::toString writes them), but a non-finite number or a
+   * JSON.rawJSON value is a CanonicalizationError. `finish` gets the text where it is in
+   * wasm memory (with room for the padding after it), and its string on demand; undefined
+   * where stringify() gives undefined.
+   */
+  serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | undefined;
 }
 
 /** stringify() and encode() over one wasm instance. */
@@ -1047,6 +1096,22 @@ export function createSerializer(wasm: WasmExports, builtins?: StringBuiltins): 
       const replacer = optionOf(options, 'replacer') as Replacer | undefined;
       const space = optionOf(options, 'space') as EncodeOptions['space'];
       return w.run(value, replacer, space, bigint === 'number', false, bytes) as Uint8Array<ArrayBuffer>;
+    },
+    serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | undefined {
+      // Kept as text would be (the output becomes a string): no raw text reaches it, so
+      // lone surrogates are only ever escaped.
+      return w.run(
+        value,
+        undefined,
+        undefined,
+        false,
+        true,
+        (s) => {
+          const { ptr, len } = w.padded(s);
+          return finish(ptr, len, () => w.text(s));
+        },
+        true,
+      );
     },
   };
 }

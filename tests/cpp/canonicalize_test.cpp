@@ -179,6 +179,21 @@ TYPED_TEST(CanonicalizeTest, NumbersAsEcmascriptWritesThem) {
             "[-65.61361699999998,333333333.3333333,9007199254740992,4.35,-0.5]");
 }
 
+// canonicalize(value) serializes first: its numbers are Number::toString's already, and
+// kNumbersInJsForm copies them unread. What is copied is the text as it stands (1E2 is
+// not what the serializer writes; it shows that nothing was read), of any length up to the
+// writer's room for a number; longer text is read and written again.
+TYPED_TEST(CanonicalizeTest, NumbersInJsFormAreCopiedAsTheyAre) {
+  outcome o = this->run(R"({"b":[1.7976931348623157e+308,-1.2345678901234567e-300,5e-324,1E2],"a":-0.5})", kNumbersInJsForm);
+  ASSERT_TRUE(o.res.ok());
+  EXPECT_EQ(o.text, R"({"a":-0.5,"b":[1.7976931348623157e+308,-1.2345678901234567e-300,5e-324,1E2]})");
+  EXPECT_EQ(this->ok("[1E2]"), "[100]");  // without the flag, read and written again
+  std::string long_text = "[1." + std::string(60, '5') + "]";
+  o = this->run(long_text, kNumbersInJsForm);
+  ASSERT_TRUE(o.res.ok());
+  EXPECT_EQ(o.text, "[1.5555555555555556]");
+}
+
 TYPED_TEST(CanonicalizeTest, StringsAsJsonStringifyEscapesThem) {
   EXPECT_EQ(this->ok(R"(["\/","\"\\","\b\f\n\r\t","\u0000\u001F\u007f","\u0041\u00e9\u20AC"])"),
             "[\"/\",\"\\\"\\\\\",\"\\b\\f\\n\\r\\t\",\"\\u0000\\u001f\x7f\",\"A\xc3\xa9\xe2\x82\xac\"]");

@@ -141,6 +141,30 @@ for (const flavor of FLAVORS) {
       expect(() => codec.canonicalize('{"a":')).toThrow(SyntaxError);
     });
 
+    it('names the place of what JCS forbids in a value, and runs no user code past a non-finite number', () => {
+      expect(() => codec.canonicalize({ a: [1, NaN] })).toThrow(/^wasmjson\.canonicalize: the value at "1" is NaN, which JCS forbids$/);
+      expect(() => codec.canonicalize(-Infinity)).toThrow(/^wasmjson\.canonicalize: the value is -Infinity, which JCS forbids$/);
+      expect(() => codec.canonicalize({ n: new Number(Infinity) })).toThrow(/the value at "n" is Infinity/);
+      expect(() => codec.canonicalize({ t: { toJSON: () => NaN } })).toThrow(/the value at "t" is NaN/);
+      let later = false;
+      const o = {
+        a: NaN,
+        get b() {
+          later = true;
+          return 1;
+        },
+      };
+      expect(() => codec.canonicalize(o)).toThrow(/the value at "a" is NaN/);
+      expect(later).toBe(false);
+      expect(() => codec.canonicalize({ k: ['ok', 'x\ud800'] })).toThrow(/^wasmjson\.canonicalize: the value at "1" contains a lone surrogate, which JCS forbids$/);
+      expect(() => codec.canonicalize({ s: { toJSON: () => '\udfff' } })).toThrow(/the value at "s" contains a lone surrogate/);
+      expect(() => codec.canonicalize({ a: { '\udc00': 1 } })).toThrow(/^wasmjson\.canonicalize: the key "\\udc00" contains a lone surrogate, which JCS forbids$/);
+      // A canonicalize call in a toJSON, and the numbers of every length the serializer writes.
+      const numbers = [1.7976931348623157e308, -1.2345678901234567e-300, 5e-324, -0, 1e21, 1e-7, 0.1 + 0.2];
+      const nested = { b: { toJSON: () => codec.canonicalize({ y: 1, x: [2] }) }, a: numbers };
+      expect(codec.canonicalize(nested)).toBe(`{"a":${JSON.stringify(numbers)},"b":"{\\"x\\":[2],\\"y\\":1}"}`);
+    });
+
     it('handles deep nesting without recursion', () => {
       const n = 100_000;
       expect(codec.canonicalize('['.repeat(n) + ']'.repeat(n))).toBe('['.repeat(n) + ']'.repeat(n));
