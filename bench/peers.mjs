@@ -12,7 +12,7 @@
 //   secure-json-parse  default options (throws on __proto__ keys)
 //   @jsonjoy.com/json-pack 1.x  JsonDecoder.read(bytes) / JsonEncoder.encode(value)
 //   canonicalize, json-canonicalize  RFC 8785 writers, over JSON.parse(text) (like the
-//                      canonicalize baseline)
+//                      canonicalize baseline), and over the value (canonicalize-value)
 //   stream-json        parse-bytes: its tokenizer (jsonParser, packed values) feeding its
 //                      Assembler, the bytes decoded and fed in 64 KiB chunks as a file
 //                      stream delivers them; called synchronously, without stream
@@ -172,6 +172,10 @@ export async function loadPeers() {
           canonicalize: (doc) => {
             const t = doc.text;
             return () => canon(JSON.parse(t));
+          },
+          'canonicalize-value': (doc) => {
+            const v = doc.value;
+            return () => canon(v);
           },
         },
       });

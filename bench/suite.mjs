@@ -573,6 +573,23 @@ export const OPERATIONS = [
     check: (doc, got) => stringDiff((doc._jcs ??= jcs(doc.value)), got),
   },
   {
+    // The same for a JS value (what the npm packages take): the walk runs getters and
+    // toJSON as JSON.stringify does, so it cannot start from text.
+    id: 'canonicalize-value',
+    label: 'canonicalize(value)',
+    baseline: 'jcs(value) (sorted-key JS writer)',
+    native: (doc) => {
+      const v = doc.value;
+      return () => jcs(v);
+    },
+    available: (c) => typeof c.canonicalize === 'function',
+    wasmjson: (c, doc) => {
+      const v = doc.value;
+      return () => c.canonicalize(v);
+    },
+    check: (doc, got) => stringDiff((doc._jcs ??= jcs(doc.value)), got),
+  },
+  {
     // Not in the codec yet: runs as soon as codec.minify exists. Its output must parse to
     // the same value and have no whitespace outside strings (number spellings may be
     // kept as written, so it is not compared with JSON.stringify's text).
