@@ -5,7 +5,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { codecWithMemory } from './support/codec-memory.js';
+import { watchedCodec } from './support/watched-codec.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -22,7 +22,7 @@ const MiB = 1024 * 1024;
 
 describe('lazy documents: the FinalizationRegistry safety net', () => {
   it('a document never freed gives its memory back once it is collected', async () => {
-    const { codec, memory } = await codecWithMemory('swar64');
+    const { codec, memory } = await watchedCodec('swar64');
     const text = JSON.stringify({ a: 'x'.repeat(MiB), b: [1, 2, 3] });
     // 160 documents of 1 MiB each, never freed: kept, they would need 160 MiB.
     for (let round = 0; round < 32; round++) {
@@ -36,7 +36,7 @@ describe('lazy documents: the FinalizationRegistry safety net', () => {
   });
 
   it('a freed document is released once: its collection later frees no one else', async () => {
-    const { codec } = await codecWithMemory('swar64');
+    const { codec } = await watchedCodec('swar64');
     const texts = Array.from({ length: 3 }, (_, i) => JSON.stringify({ i, s: String(i).repeat(100_000) }));
     for (let round = 0; round < 10; round++) {
       let first: { free(): void } | undefined = codec.lazy(texts[0]) as { free(): void };

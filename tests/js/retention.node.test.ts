@@ -6,7 +6,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { load } from 'wasmjson';
-import { codecWithMemory } from './support/codec-memory.js';
+import { watchedCodec } from './support/watched-codec.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -57,7 +57,7 @@ describe('heap kept after large calls', () => {
 
 describe('wasm buffers kept after large calls', () => {
   it('a parse of 21 MB, then a small one, leaves its input and tape buffers free for an encode of the value', async () => {
-    const { codec, memory } = await codecWithMemory('simd128');
+    const { codec, memory } = await watchedCodec('simd128');
     const text = JSON.stringify({ items: Array.from({ length: 300_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], v: i / 7 })) });
     const value = codec.parse(text);
     expect(codec.parse('[1]')).toStrictEqual([1]);

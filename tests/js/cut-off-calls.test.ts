@@ -5,19 +5,19 @@
 // session (in one such program, about 4,000 a second, until wasm memory was full and
 // every later nested call, and every large one, failed for good), and the copy of a
 // lazy document's input (freed by the next call that copies an input).
-// The cut is injected (support/codec-faults.ts): right after the allocation, the next
+// The cut is injected (support/watched-codec.ts): right after the allocation, the next
 // read of the memory's buffer throws, as an overflow at that point would.
 import { describe, expect, it } from 'vitest';
 import { LazyNode } from 'wasmjson';
-import { codecWithFaults, INJECTED } from './support/codec-faults.js';
+import { INJECTED, watchedCodec } from './support/watched-codec.js';
 
 const inner = { a: [1, { b: 'x' }], s: 'é' };
 
 describe('calls cut off right after an allocation free it', () => {
   for (const flavor of ['simd128', 'swar64'] as const) {
-    it(`a nested stringify or encode: its write session (${flavor})`, async () => {
-      const { codec, live, arm, fired } = await codecWithFaults(flavor);
-      for (const serialize of [codec.stringify, codec.encode]) {
+    it(`a nested stringify, encode or canonicalize: its write session (${flavor})`, async () => {
+      const { codec, live, arm, fired } = await watchedCodec(flavor, { faults: true });
+      for (const serialize of [codec.stringify, codec.encode, codec.canonicalize]) {
         // The outermost call reuses the idle session; a nested one makes its own.
         const outer = {
           o: {
@@ -37,7 +37,7 @@ describe('calls cut off right after an allocation free it', () => {
     });
 
     it(`lazy(): the input's copy, a buffer of its own (${flavor})`, async () => {
-      const { codec, live, arm, fired } = await codecWithFaults(flavor);
+      const { codec, live, arm, fired } = await watchedCodec(flavor, { faults: true });
       const text = JSON.stringify({ k: ['é', 2, { z: 'ü'.repeat(40) }] });
       // (Its lookups keep a buffer for keys, and toJS() the scratch buffer: taken first.)
       const use = (input: string | Uint8Array) => {
