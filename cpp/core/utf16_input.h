@@ -46,12 +46,13 @@ size_t utf16_to_utf8(const uint16_t* p, size_t n, uint8_t* out) {
       continue;
     }
     // Text that is not ASCII mixes in spaces and punctuation: eight units at a time
-    // where all are below 0x800 (Latin, Greek, Cyrillic, ...: utf8_pairs_run), else the
-    // next eight unit by unit (CJK: 3 bytes; surrogates), until two ASCII units in a row.
+    // where all are below 0x800 (Latin, Greek, Cyrillic, ...: utf8_pairs_run) or all are
+    // from 0x800 up (CJK, kana, ...: utf8_triples_run), else the next eight unit by unit
+    // (surrogates, scripts mixed), until two ASCII units in a row.
     do {
       const uint16_t* step_end = end;
       if (static_cast<size_t>(end - p) >= 8) {
-        size_t bytes = Kernel::utf8_pairs_run(p, o);
+        size_t bytes = *p < 0x800 ? Kernel::utf8_pairs_run(p, o) : Kernel::utf8_triples_run(p, o);
         if (bytes != 0) {
           p += 8;
           o += bytes;

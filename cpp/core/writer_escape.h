@@ -133,49 +133,59 @@ inline size_t utf8_sequence(const uint8_t* q, size_t& n) {
 // Sets kOutputNonAscii in flags when it writes a byte >= 0x80.
 template <class Kernel>
 uint8_t* escape_utf16(uint8_t* o, const uint16_t* p, size_t n, uint32_t& flags) {
-  while (n != 0) {
+  const uint16_t* const end = p + n;
+  while (p != end) {
     size_t s = Kernel::narrow_string_run(p, o);
-    if (s == Kernel::units16 && n > s) {
+    if (s == Kernel::units16 && static_cast<size_t>(end - p) > s) {
       // A clean chunk: constant steps, so the next chunk's load need not wait for this
       // one's scan (in wasm, p += s made every chunk wait: long strings scanned 2x slower).
       o += Kernel::units16;
       p += Kernel::units16;
-      n -= Kernel::units16;
       continue;
     }
-    if (s >= n) return o + n;
+    if (s >= static_cast<size_t>(end - p)) return o + (end - p);
     o += s;
     p += s;
-    n -= s;
     uint16_t u = *p;
     if (u < 0x80) {
       o = detail::escape_ascii(o, static_cast<uint8_t>(u));
       ++p;
-      --n;
       continue;
     }
-    if ((u & 0xF800) != 0xD800) {
-      // A run of non-ASCII BMP characters (text in most scripts): one at a time here,
-      // without going back to the kernel for each.
-      flags |= cmd::kOutputNonAscii;
-      do {
-        o = detail::put_bmp(o, u);
-        ++p;
-        if (--n == 0) return o;
-        u = *p;
-      } while (u >= 0x80 && (u & 0xF800) != 0xD800);
-      continue;
-    }
-    if (detail::is_high(u) && n >= 2 && detail::is_low(p[1])) {
-      flags |= cmd::kOutputNonAscii;
-      o = detail::put_utf8(o, detail::pair(u, p[1]));
-      p += 2;
-      n -= 2;
-      continue;
-    }
-    o = detail::escape_unit(o, u);  // a lone surrogate
-    ++p;
-    --n;
+    // Text that is not ASCII (most scripts) mixes in spaces and punctuation: here until
+    // two ASCII units in a row, eight at a time where all are below 0x800 and none needs
+    // an escape (Latin, Greek, Cyrillic, ...: string_pairs_run) or all are from 0x800 up
+    // (CJK, kana, ...: utf8_triples_run), else the next eight one by one (surrogates,
+    // escapes, scripts mixed).
+    do {
+      const uint16_t* step_end = end;
+      if (end - p >= 8) {
+        size_t bytes = *p < 0x800 ? Kernel::string_pairs_run(p, o) : Kernel::utf8_triples_run(p, o);
+        if (bytes != 0) {
+          if (bytes > 8) flags |= cmd::kOutputNonAscii;
+          o += bytes;
+          p += 8;
+          continue;
+        }
+        step_end = p + 8;
+      }
+      // (A pair may take the last step one unit past step_end.)
+      while (p < step_end) {
+        u = *p++;
+        if (u < 0x80) {
+          if (u < 0x20 || u == '"' || u == '\\') o = detail::escape_ascii(o, static_cast<uint8_t>(u));
+          else *o++ = static_cast<uint8_t>(u);
+        } else if ((u & 0xF800) != 0xD800) {
+          flags |= cmd::kOutputNonAscii;
+          o = detail::put_bmp(o, u);
+        } else if (detail::is_high(u) && p < end && detail::is_low(*p)) {
+          flags |= cmd::kOutputNonAscii;
+          o = detail::put_utf8(o, detail::pair(u, *p++));
+        } else {
+          o = detail::escape_unit(o, u);  // a lone surrogate
+        }
+      }
+    } while (p < end && (*p >= 0x80 || (end - p > 1 && p[1] >= 0x80)));
   }
   return o;
 }

@@ -60,8 +60,10 @@ struct scalar_kernel {
     *out = static_cast<uint8_t>(u);
     return (u == '"' || u == '\\' || u < 0x20 || u >= 0x80) ? 0 : 1;
   }
-  // No pair step here (utf16_input.h then goes unit by unit).
+  // No pair steps here (utf16_input.h and writer_escape.h then go unit by unit).
   static inline size_t utf8_pairs_run(const uint16_t*, uint8_t*) { return 0; }
+  static inline size_t string_pairs_run(const uint16_t*, uint8_t*) { return 0; }
+  static inline size_t utf8_triples_run(const uint16_t*, uint8_t*) { return 0; }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
     uint16_t u = *p;
     *out = static_cast<uint8_t>(u);

@@ -108,6 +108,17 @@ struct pair_compaction {
 };
 inline constexpr pair_compaction kPairCompaction{};
 
+// Eight units below 0x800 as UTF-8: stores 16 bytes at out, returns the UTF-8 length.
+inline size_t pairs_to_utf8(v128_t v, uint8_t* out) {
+  v128_t one = wasm_i16x8_eq(wasm_v128_and(v, splat16<0xFF80>()), wasm_i64x2_splat(0));  // ASCII lanes
+  v128_t lead = wasm_v128_bitselect(v, wasm_v128_or(wasm_u16x8_shr(v, 6), splat16<0xC0>()), one);
+  v128_t trail = wasm_v128_or(wasm_v128_and(v, splat16<0x3F>()), splat16<0x80>());
+  v128_t pairs = wasm_v128_or(lead, wasm_i16x8_shl(trail, 8));  // little-endian: lead first
+  uint32_t m = ~static_cast<uint32_t>(wasm_i16x8_bitmask(one)) & 0xFFu;
+  wasm_v128_store(out, wasm_i8x16_swizzle(pairs, wasm_v128_load(kPairCompaction.index[m])));
+  return 8 + static_cast<size_t>(__builtin_popcount(m));
+}
+
 }  // namespace simd128_utf8
 
 struct simd128_kernel {
@@ -258,13 +269,33 @@ struct simd128_kernel {
     // Units are tested by masking their high bits (an unsigned > costs V8 four instructions).
     v128_t v = wasm_v128_load(p);
     if (wasm_v128_any_true(wasm_v128_and(v, splat16<0xF800>()))) return 0;  // some unit >= 0x800
-    v128_t one = wasm_i16x8_eq(wasm_v128_and(v, splat16<0xFF80>()), wasm_i64x2_splat(0));  // ASCII lanes
-    v128_t lead = wasm_v128_bitselect(v, wasm_v128_or(wasm_u16x8_shr(v, 6), splat16<0xC0>()), one);
-    v128_t trail = wasm_v128_or(wasm_v128_and(v, splat16<0x3F>()), splat16<0x80>());
-    v128_t pairs = wasm_v128_or(lead, wasm_i16x8_shl(trail, 8));  // little-endian: lead first
-    uint32_t m = ~static_cast<uint32_t>(wasm_i16x8_bitmask(one)) & 0xFFu;
-    wasm_v128_store(out, wasm_i8x16_swizzle(pairs, wasm_v128_load(simd128_utf8::kPairCompaction.index[m])));
-    return 8 + static_cast<size_t>(__builtin_popcount(m));
+    return simd128_utf8::pairs_to_utf8(v, out);
+  }
+  // The same for string content that the serializer escapes (writer_escape.h): also
+  // declines eight units among which one must be escaped ('"', '\\' or below 0x20).
+  static inline size_t string_pairs_run(const uint16_t* p, uint8_t* out) {
+    v128_t v = wasm_v128_load(p);
+    const v128_t zero = wasm_i64x2_splat(0);
+    v128_t stop = wasm_v128_or(wasm_i16x8_eq(wasm_v128_and(v, splat16<0xFFE0>()), zero),  // below 0x20
+                               wasm_v128_or(wasm_i16x8_eq(v, splat16<'"'>()), wasm_i16x8_eq(v, splat16<'\\'>())));
+    if (wasm_v128_any_true(wasm_v128_or(stop, wasm_v128_and(v, splat16<0xF800>())))) return 0;
+    return simd128_utf8::pairs_to_utf8(v, out);
+  }
+  // Eight units from 0x800 up, none a surrogate (CJK, kana, most of the BMP beyond the
+  // alphabets above) as UTF-8: each lane's three bytes made at once, then interleaved
+  // by two shuffles.
+  static inline size_t utf8_triples_run(const uint16_t* p, uint8_t* out) {
+    v128_t v = wasm_v128_load(p);
+    v128_t top = wasm_v128_and(v, splat16<0xF800>());
+    if (!wasm_i16x8_all_true(top) || wasm_v128_any_true(wasm_i16x8_eq(top, splat16<0xD800>()))) return 0;
+    v128_t lead = wasm_v128_or(wasm_u16x8_shr(v, 12), splat16<0xE0>());
+    v128_t middle = wasm_v128_or(wasm_v128_and(wasm_u16x8_shr(v, 6), splat16<0x3F>()), splat16<0x80>());
+    v128_t last = wasm_v128_or(wasm_v128_and(v, splat16<0x3F>()), splat16<0x80>());
+    v128_t pairs = wasm_v128_or(lead, wasm_i16x8_shl(middle, 8));  // lead, middle per lane
+    v128_t lasts = wasm_u8x16_narrow_i16x8(last, last);             // lane i's last byte at 16 + i
+    wasm_v128_store(out, wasm_i8x16_shuffle(pairs, lasts, 0, 1, 16, 2, 3, 17, 4, 5, 18, 6, 7, 19, 8, 9, 20, 10));
+    wasm_v128_store(out + 16, wasm_i8x16_shuffle(pairs, lasts, 11, 21, 12, 13, 22, 14, 15, 23, 0, 0, 0, 0, 0, 0, 0, 0));
+    return 24;
   }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) {
     v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);

@@ -153,8 +153,10 @@ struct swar64_kernel {
   }
   static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) { return narrow_until<special16>(p, out); }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) { return narrow_until<wide16>(p, out); }
-  // No pair step here (utf16_input.h then goes unit by unit).
+  // No pair steps here (utf16_input.h and writer_escape.h then go unit by unit).
   static inline size_t utf8_pairs_run(const uint16_t*, uint8_t*) { return 0; }
+  static inline size_t string_pairs_run(const uint16_t*, uint8_t*) { return 0; }
+  static inline size_t utf8_triples_run(const uint16_t*, uint8_t*) { return 0; }
 };
 
 }  // namespace wasmjson

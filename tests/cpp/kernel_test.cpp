@@ -368,24 +368,26 @@ TYPED_TEST(KernelTest, NarrowAsciiRunEveryUnitInEveryLane) {
 }
 
 // utf8_pairs_run: eight units below 0x800 as their UTF-8, or 0 (nothing stored) when
-// any is not, or when the kernel has no such step.
-TYPED_TEST(KernelTest, Utf8PairsRunMatchesAnEncoder) {
-  using K = TypeParam;
+// any is not, or when the kernel has no such step; string_pairs_run the same, and also 0
+// when one must be escaped.
+template <class K, bool kString>
+void check_pairs_runs() {
   std::mt19937_64 rng(11);
-  const uint16_t edges[] = {0x00, 0x41, 0x7F, 0x80, 0xFF, 0x100, 0x3FF, 0x400, 0x7FE, 0x7FF, 0x800, 0xD800, 0xFFFF};
+  const uint16_t edges[] = {0x00, 0x41, 0x7F, 0x80, 0xFF, 0x100, 0x3FF, 0x400, 0x7FE, 0x7FF, 0x800, 0xD800, 0xFFFF,
+                            0x1F, 0x20, '"', '\\', 0x122, 0x15C, 0x5C5C};
   for (int round = 0; round < 200000; ++round) {
     uint16_t units[8];
     for (auto& u : units) {
       uint64_t r = rng();
-      u = r % 4 == 0 ? edges[(r >> 8) % 13] : r % 4 == 1 ? static_cast<uint16_t>((r >> 8) % 0x80) : static_cast<uint16_t>((r >> 8) % 0x800);
+      u = r % 4 == 0 ? edges[(r >> 8) % std::size(edges)] : r % 4 == 1 ? static_cast<uint16_t>((r >> 8) % 0x80) : static_cast<uint16_t>((r >> 8) % 0x800);
     }
     uint8_t out[32];
     std::memset(out, 0xAA, sizeof out);
-    size_t n = K::utf8_pairs_run(units, out);
+    size_t n = kString ? K::string_pairs_run(units, out) : K::utf8_pairs_run(units, out);
     bool all_below = true;
     std::vector<uint8_t> want;
     for (uint16_t u : units) {
-      if (u >= 0x800) all_below = false;
+      if (u >= 0x800 || (kString && (u < 0x20 || u == '"' || u == '\\'))) all_below = false;
       if (u < 0x80) {
         want.push_back(static_cast<uint8_t>(u));
       } else {
@@ -395,20 +397,60 @@ TYPED_TEST(KernelTest, Utf8PairsRunMatchesAnEncoder) {
     }
     if (n == 0) {
       ASSERT_EQ(out[0], 0xAA) << "declined, but stored";
+      // The SIMD128 kernel takes every group it may.
+      if constexpr (std::is_same_v<K, simd128_kernel>) ASSERT_FALSE(all_below) << "round " << round;
       continue;
     }
-    ASSERT_TRUE(all_below) << "took a unit >= 0x800";
+    ASSERT_TRUE(all_below) << "took a group it must decline";
     ASSERT_EQ(n, want.size());
     ASSERT_EQ(std::memcmp(out, want.data(), n), 0) << "round " << round;
     ASSERT_EQ(out[16], 0xAA) << "stored past 16 bytes";
   }
   if constexpr (std::is_same_v<K, simd128_kernel>) {
-    // The SIMD128 kernel takes every all-below-0x800 group.
     uint16_t cyrillic[8] = {0x0416, 0x0438, 0x0437, 0x043D, 0x044C, ' ', 0x0418, '!'};
     uint8_t out[16];
-    ASSERT_EQ(K::utf8_pairs_run(cyrillic, out), 14u);
+    ASSERT_EQ(kString ? K::string_pairs_run(cyrillic, out) : K::utf8_pairs_run(cyrillic, out), 14u);
   }
 }
+
+
+// utf8_triples_run: eight units from 0x800 up, none a surrogate, as their UTF-8, or 0
+// (nothing stored) otherwise, or when the kernel has no such step.
+TYPED_TEST(KernelTest, Utf8TriplesRunMatchesAnEncoder) {
+  using K = TypeParam;
+  std::mt19937_64 rng(13);
+  const uint16_t edges[] = {0x41, 0x7FF, 0x800, 0x801, 0xFFF, 0x1000, 0x3042, 0x4E2D, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF};
+  for (int round = 0; round < 200000; ++round) {
+    uint16_t units[8];
+    for (auto& u : units) {
+      uint64_t r = rng();
+      u = r % 5 == 0 ? edges[(r >> 8) % std::size(edges)] : static_cast<uint16_t>(0x800 + (r >> 8) % (0x10000 - 0x800));
+    }
+    uint8_t out[48];
+    std::memset(out, 0xAA, sizeof out);
+    size_t n = K::utf8_triples_run(units, out);
+    bool takes = true;
+    std::vector<uint8_t> want;
+    for (uint16_t u : units) {
+      if (u < 0x800 || (u & 0xF800) == 0xD800) takes = false;
+      want.push_back(static_cast<uint8_t>(0xE0 | (u >> 12)));
+      want.push_back(static_cast<uint8_t>(0x80 | ((u >> 6) & 0x3F)));
+      want.push_back(static_cast<uint8_t>(0x80 | (u & 0x3F)));
+    }
+    if (n == 0) {
+      ASSERT_EQ(out[0], 0xAA) << "declined, but stored";
+      if constexpr (std::is_same_v<K, simd128_kernel>) ASSERT_FALSE(takes) << "round " << round;
+      continue;
+    }
+    ASSERT_TRUE(takes) << "took a group it must decline, round " << round;
+    ASSERT_EQ(n, 24u);
+    ASSERT_EQ(std::memcmp(out, want.data(), n), 0) << "round " << round;
+    ASSERT_EQ(out[32], 0xAA) << "stored past 32 bytes";
+  }
+}
+
+TYPED_TEST(KernelTest, Utf8PairsRunMatchesAnEncoder) { check_pairs_runs<TypeParam, false>(); }
+TYPED_TEST(KernelTest, StringPairsRunMatchesAnEncoderAndDeclinesEscapes) { check_pairs_runs<TypeParam, true>(); }
 
 TYPED_TEST(KernelTest, CopyAndNarrowRandomChunks) {
   using K = TypeParam;

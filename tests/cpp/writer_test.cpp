@@ -1,6 +1,7 @@
 // The serializer (cpp/core/writer.h) over every kernel: command batches -> JSON text as
 // JSON.stringify writes it. Strings go in as UTF-16 and as UTF-8, whole and split into
 // many batches, and are checked against a one-unit-at-a-time reference escaper.
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -393,7 +394,11 @@ TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {
   std::mt19937_64 rng(2026);
   const char16_t alphabet[] = {u'a', u'b', u' ', u'"', u'\\', u'/', 0x00, 0x08, 0x1f, 0x7f, 0x80, 0xe9, 0x7ff, 0x800,
                                0x2028, 0xfffd, 0xffff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0x3042, 0x4e2d};
-  for (int round = 0; round < 3000; ++round) {
+  // Letters of three scripts: ASCII, Cyrillic (two UTF-8 bytes: the kernels' pair
+  // steps) and CJK (three bytes).
+  const char16_t letters[] = {u'a', 0x0430, 0x4e00};
+  for (int round = 0; round < 4500; ++round) {
+    const char16_t letter = letters[round % 3];
     script sc;
     sc.array();
     std::string want = "[";
@@ -401,9 +406,9 @@ TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {
     for (int i = 0; i < count; ++i) {
       std::u16string s;
       size_t len = rng() % 70;
-      // Mostly plain runs, so specials land at every offset of a kernel chunk.
+      // Mostly letters, so specials land at every offset of a kernel chunk.
       for (size_t j = 0; j < len; ++j) {
-        s += (rng() % 4 == 0) ? alphabet[rng() % (sizeof(alphabet) / sizeof(alphabet[0]))] : char16_t(u'a' + rng() % 26);
+        s += (rng() % 4 == 0) ? alphabet[rng() % (sizeof(alphabet) / sizeof(alphabet[0]))] : char16_t(letter + rng() % 26);
       }
       if (i) want += ",";
       want += quote(s);
@@ -413,6 +418,8 @@ TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {
     sc.end_array();
     want += "]";
     ASSERT_EQ(this->h.run(sc), want);
+    bool non_ascii = std::any_of(want.begin(), want.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    ASSERT_EQ(this->h.writer.output_flags(), non_ascii ? static_cast<uint32_t>(cmd::kOutputNonAscii) : 0u) << "round " << round;
     // As UTF-8 (lone surrogates there would be U+FFFD, hence resent as UTF-16).
     ASSERT_EQ(this->h.run(sc, u"", 0, true), want);
   }
