@@ -80,6 +80,26 @@ for (const flavor of FLAVORS) {
       expect(codec.canonicalize({ a: f, b: [f] })).toBe(JSON.stringify({ a: f, b: [f] }));
     });
 
+    it('takes byte containers as JSON text (bytes out), and an ArrayBuffer given a plain prototype as a value', () => {
+      const text = '{"b":1,"a":2}';
+      const bytes = new TextEncoder().encode(text);
+      for (const input of [bytes, bytes.buffer, new DataView(bytes.buffer)]) {
+        const out = codec.canonicalize(input);
+        expect(out).toBeInstanceOf(Uint8Array);
+        expect(new TextDecoder().decode(out as Uint8Array)).toBe('{"a":2,"b":1}');
+      }
+      // Arrays and objects whose prototype is Object.prototype or null are told from
+      // byte containers by that alone (codec.ts, asBytes): such a buffer is a value,
+      // with no own enumerable property, as JSON.stringify sees it.
+      for (const proto of [Object.prototype, null]) {
+        const buffer = Object.setPrototypeOf(new TextEncoder().encode(text).buffer, proto) as object;
+        expect(codec.canonicalize(buffer)).toBe('{}');
+        expect(codec.canonicalize({ k: buffer })).toBe('{"k":{}}');
+      }
+      // A typed array of other elements is a value too (an object of indexed members).
+      expect(codec.canonicalize(new Uint16Array([3, 1]))).toBe('{"0":3,"1":1}');
+    });
+
     it('runs getters and toJSON in the order JSON.stringify does, so that what they change is seen as JSON.stringify sees it', () => {
       // Each maker gives a fresh value whose user code logs its calls and changes members
       // not yet read (it ran in sorted order before: the first gave "a":1, the second
