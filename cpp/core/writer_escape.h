@@ -1,7 +1,8 @@
 // String content -> JSON string content, exactly as V8's (well-formed) JSON.stringify
 // escapes it: '"' and '\\' backslashed; \b \f \n \r \t; other control characters as
 // \u00xx; lone surrogates as \udxxx (lowercase hex); everything else as UTF-8. Clean
-// runs are copied a kernel chunk at a time; only the stops are handled one by one.
+// runs are copied a kernel chunk at a time, and text that is not ASCII is written eight
+// units a step where the kernel can; only the rest is handled one unit at a time.
 //
 // Inputs are the command stream's string data (writer_commands.h): UTF-16 code units,
 // or UTF-8 with lengths counted in UTF-16 units. Every function here may read one

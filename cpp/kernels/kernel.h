@@ -86,15 +86,16 @@
 //   // The serializer's (cpp/core/writer_escape.h): as utf8_pairs_run, and also returns 0
 //   // when one of the 8 units must be escaped ('"', '\\', < 0x20).
 //   static size_t string_pairs_run(const uint16_t* p, uint8_t* out);
-//   // Both: when all 8 units at p are >= 0x800 and none is a surrogate (no escape then),
-//   // stores their UTF-8 (24 bytes) at out (32 bytes stored) and returns 24; else returns
-//   // 0 and stores nothing. Kernels may always return 0 (swar64 and scalar do).
+//   // Both of them: when all 8 units at p are >= 0x800 and none is a surrogate (none
+//   // needs an escape then), stores their UTF-8 (24 bytes) at out (32 bytes stored) and
+//   // returns 24; else returns 0 and stores nothing. Kernels may always return 0 (swar64
+//   // and scalar do).
 //   static size_t utf8_triples_run(const uint16_t* p, uint8_t* out);
 //
 // Every function but the five over UTF-16 units (narrow_string_run, narrow_ascii_run,
-// utf8_pairs_run, string_pairs_run, utf8_triples_run) reads exactly `width` bytes starting at p; callers guarantee they are
-// readable (inputs carry kPadding bytes of padding, see padded_input.h) and that `out`
-// has room for a whole chunk.
+// utf8_pairs_run, string_pairs_run, utf8_triples_run) reads exactly `width` bytes
+// starting at p; callers guarantee they are readable (inputs carry kPadding bytes of
+// padding, see padded_input.h) and that `out` has room for a whole chunk.
 #pragma once
 #include <cstddef>
 #include <cstdint>
