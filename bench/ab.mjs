@@ -12,7 +12,7 @@
 //   wasm level (raw exports, no JS values): validate, stage (bytes -> tape), wasm-minify,
 //     wasm-prettify
 //   API level (each build's JS, as above, over its module via load({ wasm })): parse-string,
-//     parse-bytes, stringify, encode, minify, prettify
+//     parse-bytes, stringify, encode, minify, prettify, at, at-bytes (the deep pointer of bench/run.mjs)
 // Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
 // operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
 //
@@ -34,7 +34,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { takeFlag, takeOption } from './cli-args.mjs';
-import { createWasmStage, median } from './suite.mjs';
+import { createWasmStage, deepPointer, median } from './suite.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -86,7 +86,7 @@ async function wasmLevel(path) {
 async function apiLevel(path) {
   const { load } = await import(jsOf(path));
   const codec = await load({ wasm: readFileSync(wasmOf(path)) });
-  return (op, bytes, text, value) =>
+  return (op, bytes, text, value, pointer) =>
     ({
       'parse-string': () => codec.parse(text),
       'parse-bytes': () => codec.parse(bytes),
@@ -96,11 +96,13 @@ async function apiLevel(path) {
       prettify: () => codec.prettify(text),
       'minify-bytes': () => codec.minify(bytes),
       'prettify-bytes': () => codec.prettify(bytes),
+      at: () => codec.at(text, pointer),
+      'at-bytes': () => codec.at(bytes, pointer),
     })[op];
 }
 
 const WASM_OPS = ['validate', 'stage', 'wasm-minify', 'wasm-prettify'];
-const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes'];
+const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes', 'at', 'at-bytes'];
 for (const op of ops) {
   if (!WASM_OPS.includes(op) && !API_OPS.includes(op)) throw new Error(`unknown op ${op}`);
   if (split && !API_OPS.includes(op)) throw new Error(`--split times API-level operations only, not ${op}`);
@@ -118,14 +120,16 @@ function inputs(op, file) {
   const bytes = new Uint8Array(readFileSync(file));
   const text = new TextDecoder().decode(bytes);
   const value = op === 'stringify' || op === 'encode' ? JSON.parse(text) : undefined;
-  return { bytes, text, value };
+  // at(): the benchmark's deep pointer (bench/suite.mjs).
+  const pointer = op === 'at' || op === 'at-bytes' ? deepPointer(JSON.parse(text)) : undefined;
+  return { bytes, text, value, pointer };
 }
 
 if (child !== undefined) {
   // A --split measurement: `--child BUILD --ops OP FILE`; prints MB/s (input bytes).
   const [file] = args;
-  const { bytes, text, value } = inputs(ops[0], file);
-  const fn = (await apiLevel(child))(ops[0], bytes, text, value);
+  const { bytes, text, value, pointer } = inputs(ops[0], file);
+  const fn = (await apiLevel(child))(ops[0], bytes, text, value, pointer);
   let best = 0;
   for (let r = 0; r < 5; r++) {
     gc();
@@ -224,8 +228,8 @@ for (const op of ops) {
   const ratios = [];
   const lines = [];
   for (const file of files) {
-    const { bytes, text, value } = inputs(op, file);
-    const [fa, fb] = [A, B].map((x) => (WASM_OPS.includes(op) ? x.wasm(op, bytes) : x.api(op, bytes, text, value)));
+    const { bytes, text, value, pointer } = inputs(op, file);
+    const [fa, fb] = [A, B].map((x) => (WASM_OPS.includes(op) ? x.wasm(op, bytes) : x.api(op, bytes, text, value, pointer)));
     // Batches of at least 5 ms of OLD.
     let n = 1;
     while (timeBatch(fa, n) < 5) n *= 2;
