@@ -29,6 +29,7 @@ function opsOf(results) {
 function targetText(target) {
   if (!target) return '';
   if (target.mbps !== undefined) return `>= ${target.mbps} MB/s`;
+  if (target.overPeers !== undefined) return `>= ${target.overPeers}x the fastest peer`;
   return `>= ${target.ratio}x` + (target.runtime ? ` (${target.runtime})` : '');
 }
 
@@ -102,7 +103,7 @@ function summaryRows(results, { color = false } = {}) {
       fmtMbps(s.mbps),
       fmtMbps(s.nativeMbps),
       fmtRatio(s.ratio),
-      targetText(s.target),
+      s.overPeers !== undefined ? `${targetText(s.target)}: ${fmtRatio(s.overPeers)} ${s.target.peer}` : targetText(s.target),
       s.target ? (s.met ? paint('met', true) : paint('below', false)) : '',
     ]);
   }
@@ -140,6 +141,7 @@ function targetOf(op) {
   const t = op.targets;
   if (!t) return '';
   if (t.mbps) return Object.entries(t.mbps).map(([f, v]) => `${f} >= ${v} MB/s`).join(', ');
+  if (t.overPeers !== undefined) return `>= ${t.overPeers}x the fastest peer`;
   return `>= ${t.ratio}x` + (t.small !== undefined ? `, small docs >= ${t.small}x` : '') + (t.runtime ? ` on ${t.runtime}` : '');
 }
 
@@ -429,7 +431,9 @@ export function formatOverviewMarkdown(resultsList, titles) {
       const v = e.target?.mbps !== undefined || (s.op === 'validate' && !e.target) ? `${fmtMbps(e.mbps)} MB/s` : fmtRatio(e.ratio);
       // A runtime with a target of its own (Node 24's stringify and encode) says which.
       const own = e.target && targetText(e.target) !== targetText(s.target) ? ` (${targetText(e.target)})` : '';
-      row.push(e.target ? `${v} ${e.met ? '✓' : '✗'}${own}` : v);
+      // A target over the peers: the ratio to the fastest one beside the ratio to native.
+      const over = e.overPeers !== undefined ? ` (${fmtRatio(e.overPeers)} ${e.target.peer})` : '';
+      row.push(e.target ? `${v}${over} ${e.met ? '✓' : '✗'}${e.overPeers !== undefined ? '' : own}` : v);
     }
     rows.push(row);
   }

@@ -356,7 +356,9 @@ function parseTextNatively(doc) {
  *   check(doc, got)    null when wasmjson's result equals native's, else a description
  *   peerCheck          the same for peers (default: check); may accept equivalent output
  *   peers              peers' implementations are looked up by op id (bench/peers.mjs)
- *   targets            from the issue: { mbps: {flavor: n} } or { ratio, small, runtime }
+ *   targets            from the issue: { mbps: {flavor: n} } or { ratio, small, runtime } or
+ *                      { overPeers: n } (n times the fastest peer: both ratios to the same
+ *                      baseline in the same rounds, so their quotient)
  *   minRatioNote       what the ratio means, for reports
  */
 export const OPERATIONS = [
@@ -561,6 +563,9 @@ export const OPERATIONS = [
     id: 'canonicalize',
     label: 'canonicalize(text)',
     baseline: 'jcs(JSON.parse(text)) (sorted-key JS writer)',
+    // Issue #5: >= 3x the npm packages (canonicalize, json-canonicalize), here over
+    // JSON.parse(text) as the baseline is.
+    targets: { overPeers: 3 },
     native: (doc) => {
       const t = doc.text;
       return () => jcs(JSON.parse(t));
@@ -578,6 +583,7 @@ export const OPERATIONS = [
     id: 'canonicalize-value',
     label: 'canonicalize(value)',
     baseline: 'jcs(value) (sorted-key JS writer)',
+    targets: { overPeers: 3 },
     native: (doc) => {
       const v = doc.value;
       return () => jcs(v);
@@ -1182,8 +1188,28 @@ export function summarize(results, ops) {
         summary.push(entry);
       }
     }
+    if (op.targets?.overPeers !== undefined) overPeers(summary.filter((e) => e.op === op.id), op.targets.overPeers);
   }
   return summary;
+}
+
+/**
+ * A target of n times the fastest peer (op.targets.overPeers), on the entries of one
+ * operation: each wasmjson entry of regular files gets target { overPeers: n, peer },
+ * overPeers (its ratio over that peer's) and met. Nothing when no peer ran.
+ */
+function overPeers(entries, n) {
+  for (const group of ['files', 'small docs']) {
+    const peers = entries.filter((e) => e.group === group && e.kind !== 'wasmjson' && e.ratio > 0);
+    if (!peers.length || group !== 'files') continue;
+    const fastest = peers.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    for (const e of entries) {
+      if (e.group !== group || e.kind !== 'wasmjson') continue;
+      e.target = { overPeers: n, peer: fastest.impl };
+      e.overPeers = e.ratio / fastest.ratio;
+      e.met = e.overPeers >= n;
+    }
+  }
 }
 
 /** Parses an --ops / --flavors list ("a,b"), checking names. */
