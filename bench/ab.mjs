@@ -12,7 +12,8 @@
 //   wasm level (raw exports, no JS values): validate, stage (bytes -> tape), wasm-minify,
 //     wasm-prettify
 //   API level (each build's JS, as above, over its module via load({ wasm })): parse-string,
-//     parse-bytes, stringify, encode, minify, prettify, at, at-bytes (the deep pointer of bench/run.mjs)
+//     parse-bytes, stringify, encode, minify, prettify, canonicalize (text), canonicalize-value,
+//     at, at-bytes (the deep pointer of bench/run.mjs)
 // Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
 // operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
 //
@@ -96,13 +97,15 @@ async function apiLevel(path) {
       prettify: () => codec.prettify(text),
       'minify-bytes': () => codec.minify(bytes),
       'prettify-bytes': () => codec.prettify(bytes),
+      canonicalize: () => codec.canonicalize(text),
+      'canonicalize-value': () => codec.canonicalize(value),
       at: () => codec.at(text, pointer),
       'at-bytes': () => codec.at(bytes, pointer),
     })[op];
 }
 
 const WASM_OPS = ['validate', 'stage', 'wasm-minify', 'wasm-prettify'];
-const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes', 'at', 'at-bytes'];
+const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes', 'canonicalize', 'canonicalize-value', 'at', 'at-bytes'];
 for (const op of ops) {
   if (!WASM_OPS.includes(op) && !API_OPS.includes(op)) throw new Error(`unknown op ${op}`);
   if (split && !API_OPS.includes(op)) throw new Error(`--split times API-level operations only, not ${op}`);
@@ -119,7 +122,7 @@ function report(label, ratios, lines) {
 function inputs(op, file) {
   const bytes = new Uint8Array(readFileSync(file));
   const text = new TextDecoder().decode(bytes);
-  const value = op === 'stringify' || op === 'encode' ? JSON.parse(text) : undefined;
+  const value = op === 'stringify' || op === 'encode' || op === 'canonicalize-value' ? JSON.parse(text) : undefined;
   // at(): the benchmark's deep pointer (bench/suite.mjs).
   const pointer = op === 'at' || op === 'at-bytes' ? deepPointer(JSON.parse(text)) : undefined;
   return { bytes, text, value, pointer };

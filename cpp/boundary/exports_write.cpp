@@ -135,7 +135,9 @@ WJ_EXPORT uint32_t wj_write(write_session* s, size_t op_count, size_t number_cou
   }
   if (mode & cmd::kWriteBegin) {
     s->writer.output().shrink_if_above(kKeepBytes);
-    s->writer.begin((mode & cmd::kWriteKeepLoneSurrogates) ? cmd::kKeepLoneSurrogates : 0, nullptr, 0);
+    s->writer.begin(((mode & cmd::kWriteKeepLoneSurrogates) ? cmd::kKeepLoneSurrogates : 0) |
+                        ((mode & cmd::kWriteCanonical) ? cmd::kCanonical : 0),
+                    nullptr, 0);
   }
   write_batch b{s->ops, op_count, s->numbers, number_count, s->strings, string_bytes, (mode & cmd::kWriteUtf8) != 0};
   uint32_t status = s->writer.write(b, g_write_keys);

@@ -2,7 +2,9 @@
 // exactly as JSON.stringify lays it out, compact or indented with a gap. One writer per
 // document at a time; its state (depth, separators) carries over from batch to batch, so
 // JS can send a document in as many batches as it likes. Nothing here recurses: depth is
-// a counter, and each container's commas are decided from one flag.
+// a counter, and each container's commas are decided from one flag. In canonical mode
+// (cmd::kCanonical, for canonicalize(value)) each object's members are put in RFC 8785's
+// key order as it closes (writer_sort.h).
 #pragma once
 #include <cmath>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include "writer_keys.h"
 #include "writer_number.h"
 #include "writer_output.h"
+#include "writer_sort.h"
 
 namespace wasmjson {
 
@@ -40,18 +43,29 @@ class json_writer {
     depth_ = 0;
     first_ = true;
     after_key_ = false;
+    sorter_.reset();
     if (gap_units > kMaxGapUnits) gap_units = kMaxGapUnits;
     gap_len_ = static_cast<size_t>(
         transcode_utf16(gap_, gap, gap_units, (flags & cmd::kKeepLoneSurrogates) != 0, out_flags_) - gap_);
+    if (gap_len_ != 0 && (flags & cmd::kCanonical)) {
+      sorter_.stop();  // (canonical text is compact: no sorting of indented text)
+      out_flags_ |= cmd::kOutputUnsorted;
+    }
   }
 
   // Appends one batch. Returns a cmd::status; after kResendUtf16 or an error the output
-  // and state are as they were before the call.
+  // and state are as they were before the call (in canonical mode, only after
+  // kResendUtf16: the document is given up after an error).
   uint32_t write(const write_batch& b, key_cache& keys) {
     size_t size = out_.size();
     uint32_t depth = depth_, flags = out_flags_;
     bool first = first_, after_key = after_key_;
-    uint32_t status = gap_len_ ? run<true>(b, keys) : run<false>(b, keys);
+    // A UTF-8 batch may have to go again as UTF-16 (cmd::kResendUtf16) after members it
+    // closed had moved: from such a batch on, members stay in property order.
+    if ((flags_ & cmd::kCanonical) && b.utf8) sorter_.stop();
+    uint32_t status = gap_len_ ? run<true, false>(b, keys)
+                      : sorter_.sorting() && (flags_ & cmd::kCanonical) ? run<false, true>(b, keys)
+                                                                        : run<false, false>(b, keys);
     if (status != cmd::kOk) {
       out_.truncate(size);
       depth_ = depth;
@@ -59,6 +73,7 @@ class json_writer {
       first_ = first;
       after_key_ = after_key;
     }
+    if ((flags_ & cmd::kCanonical) && !sorter_.sorting()) out_flags_ |= cmd::kOutputUnsorted;
     return status;
   }
 
@@ -67,6 +82,10 @@ class json_writer {
   uint32_t output_flags() const { return out_flags_; }
 
  private:
+  // A key cache entry's flag beside its output flags: its text has a backslash (an
+  // escape), which keeps canonical mode from sorting by it (writer_sort.h).
+  static constexpr uint32_t kKeyHasBackslash = 1u << 7;
+
   // Most keys are short: one fixed 32-byte copy (the arena and the output have the
   // slack) instead of a variable-length memcpy.
   static void copy_key(uint8_t* o, const uint8_t* entry, size_t len) {
@@ -77,7 +96,7 @@ class json_writer {
     }
   }
 
-  template <bool Pretty>
+  template <bool Pretty, bool Canonical>
   uint32_t run(const write_batch& b, key_cache& keys) {
     const uint32_t* op = b.ops;
     const uint32_t* op_end = op + b.op_count;
@@ -130,6 +149,15 @@ class json_writer {
     auto key_suffix = [&](uint8_t* p) {
       if (Pretty) *p++ = ' ';
       return p;
+    };
+    // (Canonical) A member whose key, quoted and followed by ':', spans [key, end); `id`
+    // its id (member_sorter::kNoId: none), `escaped` whether it holds a backslash.
+    auto member = [&](uint8_t* key, uint8_t* end, uint32_t id, bool escaped) {
+      if (escaped) {
+        sorter_.stop();
+        return true;
+      }
+      return sorter_.member(static_cast<size_t>(key - out_.data()), static_cast<size_t>(end - key) - 3, id);
     };
     auto length = [&](uint32_t w) -> size_t {
       size_t n = w >> cmd::kTagBits;
@@ -244,10 +272,11 @@ class json_writer {
           uint32_t key_flags = 0;
           const uint8_t* entry = keys.get(w >> cmd::kTagBits, len, key_flags);
           if (!entry) return cmd::kBadCommand;
-          oflags |= key_flags;
+          oflags |= key_flags & ~kKeyHasBackslash;
           WJ_RESERVE(prefix_room() + len + key_cache::kCopySlack + 1);
           o = key_prefix(o);
           copy_key(o, entry, len);
+          if (Canonical && !member(o, o + len, w >> cmd::kTagBits, key_flags & kKeyHasBackslash)) return cmd::kOutOfMemory;
           o = key_suffix(o + len);
           break;
         }
@@ -265,10 +294,12 @@ class json_writer {
           if (!end) return cmd::kResendUtf16;
           *end++ = ':';
           size_t len = static_cast<size_t>(end - room);
+          if (member_sorter::has_backslash(room + 1, len - 3)) key_flags |= kKeyHasBackslash;
           if (!keys.define(id, len, key_flags)) return cmd::kBadCommand;
           WJ_RESERVE(prefix_room() + len + key_cache::kCopySlack + 1);  // moves the output, not the arena
           o = key_prefix(o);
           copy_key(o, room, len);
+          if (Canonical && !member(o, o + len, id, key_flags & kKeyHasBackslash)) return cmd::kOutOfMemory;
           o = key_suffix(o + len);
           break;
         }
@@ -278,17 +309,25 @@ class json_writer {
           if (n > kEscapePieceUnits && !utf8) {
             WJ_RESERVE(prefix_room() + 1);
             o = key_prefix(o);
+            uint8_t* key = o;
             WJ_QUOTED_PIECES(n, 2);  // ':' and, indented, ' '
             *o++ = ':';
+            if (Canonical && !member(key, o, member_sorter::kNoId, member_sorter::has_backslash(key + 1, o - key - 3))) {
+              return cmd::kOutOfMemory;
+            }
             o = key_suffix(o);
             break;
           }
           if (n > kMaxEscapableUnits) return cmd::kOutOfMemory;
           WJ_RESERVE(prefix_room() + 4 + n * kMaxEscapedPerUnit + kEscapeSlack);
           o = key_prefix(o);
+          uint8_t* key = o;
           o = quoted(o, n);
           if (!o) return cmd::kResendUtf16;
           *o++ = ':';
+          if (Canonical && !member(key, o, member_sorter::kNoId, member_sorter::has_backslash(key + 1, o - key - 3))) {
+            return cmd::kOutOfMemory;
+          }
           o = key_suffix(o);
           break;
         }
@@ -299,15 +338,28 @@ class json_writer {
           *o++ = (w & cmd::kTagMask) == cmd::kArrayBegin ? '[' : '{';
           ++depth;
           first = true;
+          if (Canonical && (w & cmd::kTagMask) == cmd::kObjectBegin && !sorter_.open_object()) return cmd::kOutOfMemory;
           break;
         case cmd::kArrayEnd:
         case cmd::kObjectEnd:
           if (depth == 0) return cmd::kBadCommand;
           --depth;
-          WJ_RESERVE(prefix_room() + 1);
+          // (Canonical: room past the brace, for the key comparisons and copies.)
+          WJ_RESERVE(prefix_room() + (Canonical ? member_sorter::kCopySlack + 8 : 1));
+          if (Canonical && (w & cmd::kTagMask) == cmd::kObjectEnd &&
+              !sorter_.close_object(out_.data(), static_cast<size_t>(o - out_.data()))) {
+            return cmd::kOutOfMemory;
+          }
           if (Pretty && !first) o = newline(o, depth);
           *o++ = (w & cmd::kTagMask) == cmd::kArrayEnd ? ']' : '}';
           first = false;
+          // (Canonical: the document is complete; its members move into key order, in
+          // another buffer.)
+          if (Canonical && depth == 0) {
+            size_t end = static_cast<size_t>(o - out_.data());
+            if (!sorter_.finish(out_, end)) return cmd::kOutOfMemory;
+            o = out_.reserve(out_.data() + end, 0, limit);
+          }
           break;
         case cmd::kRaw: {
           size_t n = length(w);
@@ -345,6 +397,7 @@ class json_writer {
   }
 
   output_buffer out_;
+  member_sorter sorter_;
   uint32_t flags_ = 0;
   uint32_t out_flags_ = 0;
   uint32_t depth_ = 0;

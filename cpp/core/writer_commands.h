@@ -55,6 +55,9 @@ enum begin_flags : uint32_t {
   // and reports it, for a caller that decodes the output to a JS string itself. Without
   // it they become U+FFFD, as TextEncoder would write them.
   kKeepLoneSurrogates = 1u << 1,
+  // RFC 8785 member order (canonicalize(value)): each object's members sorted by key as
+  // it closes (writer_sort.h); kOutputUnsorted when that had to stop. Compact only.
+  kCanonical = 1u << 2,
 };
 
 // wj_write's mode bits.
@@ -62,12 +65,15 @@ enum write_mode : uint32_t {
   kWriteUtf8 = 1u << 0,                // the strings are UTF-8 (else UTF-16)
   kWriteBegin = 1u << 1,               // the batch starts a new compact document
   kWriteKeepLoneSurrogates = 1u << 2,  // with kWriteBegin: as kKeepLoneSurrogates
+  kWriteCanonical = 1u << 3,           // with kWriteBegin: as kCanonical
 };
 
 // Output flags (write_report::flags).
 enum output_flags : uint32_t {
   kOutputNonAscii = 1u << 0,  // the output has a byte >= 0x80
   kOutputWtf8 = 1u << 1,      // the output has a lone surrogate as WTF-8 (see kKeepLoneSurrogates)
+  kOutputLoneEscape = 1u << 2,  // a string or key has a lone surrogate, written as \udxxx
+  kOutputUnsorted = 1u << 3,    // kCanonical: members are not all in key order (writer_sort.h)
 };
 
 inline constexpr uint32_t word(tag t, uint32_t payload = 0) { return (payload << kTagBits) | t; }

@@ -183,6 +183,7 @@ uint8_t* escape_utf16(uint8_t* o, const uint16_t* p, size_t n, uint32_t& flags) 
           flags |= cmd::kOutputNonAscii;
           o = detail::put_utf8(o, detail::pair(u, *p++));
         } else {
+          flags |= cmd::kOutputLoneEscape;
           o = detail::escape_unit(o, u);  // a lone surrogate
         }
       }

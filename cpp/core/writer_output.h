@@ -42,6 +42,19 @@ class output_buffer {
     return data_ + used;
   }
 
+  // Exchanges contents with another buffer (a writer that rewrote the text in a buffer of
+  // its own: writer_sort.h).
+  void swap(output_buffer& other) {
+    uint8_t* d = data_;
+    size_t s = size_, c = capacity_;
+    data_ = other.data_;
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    other.data_ = d;
+    other.size_ = s;
+    other.capacity_ = c;
+  }
+
   // Gives memory back after an unusually large document.
   void shrink_if_above(size_t bytes) {
     if (capacity_ > bytes) {

@@ -1,10 +1,11 @@
 // RFC 8785 JSON Canonicalization Scheme: what it forbids, and the errors that say so.
 //
-// Both routes end in wasm (cpp/core/canonicalize.h, codec.ts): JSON text is canonicalized
-// as it is; a value is first serialized as stringify() serializes it (toJSON, getters,
-// proxies and key order run exactly as in JSON.stringify), refusing non-finite numbers
-// and JSON.rawJSON values on the way (stringify.ts), and that text is canonicalized
-// where the serializer left it. JCS also forbids lone surrogates, which wasm finds in the
+// Both routes end in wasm (codec.ts): JSON text is canonicalized as it is
+// (cpp/core/canonicalize.h); a value is serialized as stringify() serializes it (toJSON,
+// getters, proxies and key order run exactly as in JSON.stringify), refusing non-finite
+// numbers and JSON.rawJSON values on the way (stringify.ts), by a serializer that puts
+// each object's members in key order as it writes them (cpp/core/writer_sort.h); what it
+// cannot sort (keys with escapes) is canonicalized as text where it left it. JCS also forbids lone surrogates, which wasm finds in the
 // text; the message naming the place is made here, from the value parse() makes of the
 // text (no user code runs on that path).
 

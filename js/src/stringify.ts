@@ -58,11 +58,14 @@ const F_PRETTY = 1;
 const F_KEEP_LONE_SURROGATES = 2;
 const OUT_NON_ASCII = 1;
 const OUT_WTF8 = 2;
+const OUT_LONE_ESCAPE = 4; // a lone surrogate written as \udxxx
+const OUT_UNSORTED = 8; // (W_CANONICAL) members not all sorted
 // wj_write's mode bits: strings are UTF-8; the batch starts a document (compact);
-// keep lone surrogates of raw text (with W_BEGIN).
+// keep lone surrogates of raw text (with W_BEGIN); sort members (canonicalize, with W_BEGIN).
 const W_UTF8 = 1;
 const W_BEGIN = 2;
 const W_KEEP_LONE = 4;
+const W_CANONICAL = 8;
 /** Strings areas larger than this are given back after the document. */
 const KEEP_BYTES = 16 * 1024 * 1024;
 
@@ -298,7 +301,7 @@ class Writer {
   /** Starts a document in session s: with a gap now, else with the first batch. */
   begin(s: Session, gap: string, flags: number): void {
     if (gap.length === 0) {
-      s.begin = W_BEGIN | (flags & F_KEEP_LONE_SURROGATES ? W_KEEP_LONE : 0);
+      s.begin = W_BEGIN | (flags & F_KEEP_LONE_SURROGATES ? W_KEEP_LONE : 0) | (s.canonical ? W_CANONICAL : 0);
       return;
     }
     this.views();
@@ -328,15 +331,17 @@ class Writer {
     const units = strings.length;
     if (units !== 0) {
       // Room for UTF-16 (2 bytes a unit) or UTF-8 (at most 3 bytes a unit).
-      // (encodeInto is the copy only without Node's Buffer and string builtins.)
-      const encodesInto = NodeBufferCtor === undefined && this.builtins === undefined;
+      // (encodeInto is the copy only without Node's Buffer and string builtins, and not
+      // for canonicalize(value): wasm sorts no members from a UTF-8 batch on.)
+      const encodesInto = NodeBufferCtor === undefined && this.builtins === undefined && !s.canonical;
       const need = encodesInto && units <= UTF8_BATCH_MAX ? units * 3 : units * 2;
       if (need > this.i32[r + 5] >>> 0) {
         if (wasm.wj_writer_strings(s.ptr, need) !== 0) throw outOfMemory();
         this.views();
       }
       const at = this.i32[r + 4] >>> 0;
-      if (units <= SMALL_BATCH || copiesByLoop(units) || (encodesInto && units > UTF8_BATCH_MAX)) {
+      const byLoop = encodesInto ? units > UTF8_BATCH_MAX : this.nodeBuffer === undefined && this.builtins === undefined;
+      if (units <= SMALL_BATCH || copiesByLoop(units) || byLoop) {
         // The code units themselves (the UTF-16 form wj_write also takes).
         const u16 = this.u16;
         const base = at >>> 1;
@@ -417,6 +422,15 @@ class Writer {
    * The finished document where it is in wasm memory, with room for the padding after
    * it: [ptr, ptr + len).
    */
+  /**
+   * Whether a canonicalize(value) session's output is RFC 8785's text as it is: every
+   * object's members were sorted as it closed, and no string holds a lone surrogate.
+   */
+  canonical(s: Session): boolean {
+    this.views();
+    return (this.i32[(s.ptr >>> 2) + 8] & (OUT_UNSORTED | OUT_LONE_ESCAPE | OUT_WTF8)) === 0;
+  }
+
   padded(s: Session): { ptr: number; len: number } {
     if (this.wasm.wj_writer_pad(s.ptr) !== 0) throw outOfMemory();
     this.views();
@@ -1076,7 +1090,13 @@ export interface Serializer {
    * wasm memory (with room for the padding after it), and its string on demand; undefined
    * where stringify() gives undefined.
    */
-  serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | undefined;
+  /**
+   * Serializes `value` for canonicalize(value), each object's members sorted by key as
+   * wasm writes them: the RFC 8785 text when it could (its sort stops on keys with
+   * escapes, on deep nesting, ...), else `finish` gets the text in wasm memory (with
+   * room for the padding) and a way to read it as a string.
+   */
+  serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | string | undefined;
 }
 
 /** stringify() and encode() over one wasm instance. */
@@ -1097,7 +1117,7 @@ export function createSerializer(wasm: WasmExports, builtins?: StringBuiltins): 
       const space = optionOf(options, 'space') as EncodeOptions['space'];
       return w.run(value, replacer, space, bigint === 'number', false, bytes) as Uint8Array<ArrayBuffer>;
     },
-    serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | undefined {
+    serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | string | undefined {
       // Kept as text would be (the output becomes a string): no raw text reaches it, so
       // lone surrogates are only ever escaped.
       return w.run(
@@ -1106,7 +1126,8 @@ export function createSerializer(wasm: WasmExports, builtins?: StringBuiltins): 
         undefined,
         false,
         true,
-        (s) => {
+        (s): T | string => {
+          if (w.canonical(s)) return w.text(s);
           const { ptr, len } = w.padded(s);
           return finish(ptr, len, () => w.text(s));
         },

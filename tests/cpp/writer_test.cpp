@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../support/utf8_reference.h"
+#include "core/canonicalize.h"
 #include "core/writer.h"
 #include "kernels.h"
 
@@ -293,8 +294,12 @@ TYPED_TEST(WriterTest, OutputFlags) {
   this->h.run(script().string(u"caf\u00e9"));
   EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputNonAscii));
   std::u16string lone(1, char16_t(0xDFFF));
-  this->h.run(script().string(lone));  // escaped: still ASCII
-  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  this->h.run(script().string(lone));  // escaped: still ASCII, and said to be there
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputLoneEscape));
+  this->h.run(script().object().key(u"a" + lone).integer(1).end_object());
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputLoneEscape));
+  this->h.run(script().string(u"\U0001F600"));  // a pair: written as UTF-8
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputNonAscii));
   // A cached key brings its flags into every document that writes it.
   this->h.run(script().object().key_new(5, u"\u00e9").integer(1).key_new(6, u"plain").integer(2).end_object());
   EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputNonAscii));
@@ -403,12 +408,18 @@ TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {
     sc.array();
     std::string want = "[";
     int count = 1 + static_cast<int>(rng() % 8);
+    bool lone = false;  // some string has a lone surrogate (written as an escape)
     for (int i = 0; i < count; ++i) {
       std::u16string s;
       size_t len = rng() % 70;
       // Mostly letters, so specials land at every offset of a kernel chunk.
       for (size_t j = 0; j < len; ++j) {
         s += (rng() % 4 == 0) ? alphabet[rng() % (sizeof(alphabet) / sizeof(alphabet[0]))] : char16_t(letter + rng() % 26);
+      }
+      for (size_t j = 0; j < s.size(); ++j) {
+        bool high = s[j] >= 0xD800 && s[j] <= 0xDBFF;
+        if (high && j + 1 < s.size() && s[j + 1] >= 0xDC00 && s[j + 1] <= 0xDFFF) ++j;
+        else lone |= s[j] >= 0xD800 && s[j] <= 0xDFFF;
       }
       if (i) want += ",";
       want += quote(s);
@@ -419,7 +430,9 @@ TYPED_TEST(WriterTest, RandomStringsMatchTheReference) {
     want += "]";
     ASSERT_EQ(this->h.run(sc), want);
     bool non_ascii = std::any_of(want.begin(), want.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-    ASSERT_EQ(this->h.writer.output_flags(), non_ascii ? static_cast<uint32_t>(cmd::kOutputNonAscii) : 0u) << "round " << round;
+    ASSERT_EQ(this->h.writer.output_flags(),
+              (non_ascii ? static_cast<uint32_t>(cmd::kOutputNonAscii) : 0u) | (lone ? static_cast<uint32_t>(cmd::kOutputLoneEscape) : 0u))
+        << "round " << round;
     // As UTF-8 (lone surrogates there would be U+FFFD, hence resent as UTF-16).
     ASSERT_EQ(this->h.run(sc, u"", 0, true), want);
   }
@@ -448,4 +461,157 @@ TYPED_TEST(WriterTest, DeepNestingIsIterative) {
   ASSERT_EQ(out.size(), 2u * depth);
   EXPECT_EQ(out.substr(0, 3), "[[[");
   EXPECT_EQ(out.substr(out.size() - 3), "]]]");
+}
+
+// ---- Canonical mode (cmd::kCanonical, writer_sort.h): each object's members in RFC 8785
+// key order. Checked against the canonicalizer of JSON text (core/canonicalize.h) run on
+// the same document written in property order. ----
+
+namespace {
+
+// RFC 8785 text of JSON text written by the serializer (numbers already in JS form).
+template <class K>
+std::string canonical_of(const std::string& text) {
+  std::vector<uint8_t> in(text.begin(), text.end());
+  in.resize(text.size() + kPadding, 0);
+  jcs_buffers b;
+  result r = canonicalize<K>(in.data(), text.size(), kNumbersInJsForm, b);
+  if (!r.ok()) return "<error " + std::to_string(static_cast<int>(r.code)) + ">";
+  return std::string(reinterpret_cast<const char*>(b.out.data()), b.out.size());
+}
+
+// Random documents as command streams: objects of distinct keys drawn from a set that
+// sorts differently by code points and by UTF-16 units, shares 8-byte prefixes, and has
+// keys with escapes (when `escapes`); keys cached (ids) or not; random batch cuts.
+struct canonical_gen {
+  std::mt19937 rng;
+  bool escapes;
+  std::vector<std::u16string> keys;
+  std::vector<bool> defined;
+  canonical_gen(uint32_t seed, bool with_escapes) : rng(seed), escapes(with_escapes) {
+    keys = {u"a", u"b", u"B", u"10", u"2", u"", u"\u00e9", u"\uffff", u"\ufb33", u"\U0001F600", u"\U0001F602",
+            u"abcdefgh", u"abcdefghij1", u"abcdefghij2", u"abcdefghij3", u"abcdefghijk", u"abcdefghi", u"id", u"name", u"url", u"text",
+            std::u16string(70, u'k'), std::u16string(70, u'k') + u"x"};
+    if (escapes) keys.insert(keys.end(), {u"a\"b", u"x\ny", u"\\"});
+    defined.assign(keys.size(), false);
+  }
+  size_t pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); }
+  void value(script& sc, int depth) {
+    size_t k = pick(depth > 5 ? 3 : 6);
+    if (pick(40) == 0) sc.cut();
+    if (k == 0) {
+      sc.integer(static_cast<int32_t>(pick(2000)) - 1000);
+    } else if (k == 1) {
+      sc.string(pick(2) ? u"s" : u"longer string value with \u00e9 and \"quotes\" in it, past the word copies");
+    } else if (k == 2) {
+      sc.number(pick(1000) / 7.0);
+    } else if (k == 3) {
+      sc.array();
+      for (size_t n = pick(4); n > 0; --n) value(sc, depth + 1);
+      sc.end_array();
+    } else {
+      sc.object();
+      std::vector<size_t> order(keys.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::shuffle(order.begin(), order.end(), rng);
+      // Records repeat shapes: often the first few keys of one fixed order.
+      if (pick(2)) std::sort(order.begin(), order.begin() + 6, [](size_t a, size_t b) { return a > b; });
+      for (size_t n = pick(8); n > 0; --n) {
+        size_t i = order[n];
+        if (keys[i].size() > 64 || pick(4) == 0) {
+          sc.key(keys[i]);
+        } else if (!defined[i]) {
+          sc.key_new(static_cast<uint32_t>(i), keys[i]);
+          defined[i] = true;
+        } else {
+          sc.key_id(static_cast<uint32_t>(i));
+        }
+        value(sc, depth + 1);
+      }
+      sc.end_object();
+    }
+  }
+};
+
+}  // namespace
+
+TYPED_TEST(WriterTest, CanonicalModeSortsAsTheCanonicalizerDoes) {
+  for (bool escapes : {false, true}) {
+    size_t sorted = 0, unsorted = 0;
+    for (uint32_t seed = 1; seed <= 600; ++seed) {
+      canonical_gen gen(seed, escapes);
+      script sc;
+      gen.value(sc, 0);
+      harness<TypeParam> plain, canonical;
+      std::string text = plain.run(sc);
+      std::string out = canonical.run(sc, u"", cmd::kCanonical);
+      ASSERT_EQ(out.size(), text.size()) << "seed " << seed;
+      std::string expected = canonical_of<TypeParam>(text);
+      if (canonical.writer.output_flags() & cmd::kOutputUnsorted) {
+        // Sorting stopped (a key with an escape): still the same document, for the
+        // canonicalizer to finish.
+        ++unsorted;
+        EXPECT_EQ(canonical_of<TypeParam>(out), expected) << "seed " << seed;
+      } else {
+        ++sorted;
+        EXPECT_EQ(out, expected) << "seed " << seed << "\n" << text;
+      }
+      // UTF-8 batches stop the sorting at once (one may have to go again as UTF-16).
+      harness<TypeParam> utf8;
+      std::string via_utf8 = utf8.run(sc, u"", cmd::kCanonical, true);
+      EXPECT_TRUE(utf8.writer.output_flags() & cmd::kOutputUnsorted) << "seed " << seed;
+      EXPECT_EQ(canonical_of<TypeParam>(via_utf8), expected) << "seed " << seed;
+    }
+    EXPECT_GT(sorted, 100u);
+    if (escapes) EXPECT_GT(unsorted, 100u);
+    else EXPECT_EQ(unsorted, 0u);
+  }
+}
+
+TYPED_TEST(WriterTest, CanonicalModeExamples) {
+  auto canonical = [&](const script& sc) { return this->h.run(sc, u"", cmd::kCanonical); };
+  EXPECT_EQ(canonical(script().object().key(u"b").integer(1).key(u"a").integer(2).end_object()), "{\"a\":2,\"b\":1}");
+  // UTF-16 code unit order: U+1F600 (D83D DE00) before U+FFFF; "10" before "2".
+  EXPECT_EQ(canonical(script().object().key(u"\uffff").integer(1).key(u"\U0001F600").integer(2).key(u"2").integer(3).key(u"10").integer(4).end_object()),
+            "{\"10\":4,\"2\":3,\"\xf0\x9f\x98\x80\":2,\"\xef\xbf\xbf\":1}");
+  // Nested: inner objects sorted, then the outer, whose members carry them along.
+  script nested;
+  nested.object().key(u"z").object().key(u"y").integer(1).key(u"x").array().object().key(u"q").integer(1).key(u"p").integer(2).end_object().end_array().end_object();
+  nested.key(u"a").object().key(u"d").integer(3).key(u"c").integer(4).end_object().end_object();
+  EXPECT_EQ(canonical(nested), "{\"a\":{\"c\":4,\"d\":3},\"z\":{\"x\":[{\"p\":2,\"q\":1}],\"y\":1}}");
+  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  // Shapes sorted before are found by their keys, where those keys are now: an object
+  // sorted on the spot has moved them. (Remembered where they were, the second object,
+  // whose long keys share prefix and length with the first's in the other order, read
+  // as the first's keys and took its order.)
+  script shapes;
+  shapes.array().object().key(u"abcdefghij2").integer(1).key(u"abcdefghij1").integer(2).key(u"d").integer(3).key(u"c").integer(4).end_object();
+  shapes.object().key(u"abcdefghij1").integer(1).key(u"abcdefghij2").integer(2).key(u"d").integer(3).key(u"c").integer(4).end_object().end_array();
+  EXPECT_EQ(canonical(shapes), "[{\"abcdefghij1\":2,\"abcdefghij2\":1,\"c\":4,\"d\":3},{\"abcdefghij1\":1,\"abcdefghij2\":2,\"c\":4,\"d\":3}]");
+  // A key with an escape stops the sorting; the rest stays in property order.
+  EXPECT_EQ(canonical(script().object().key(u"b").integer(1).key(u"a\"").integer(2).end_object()), "{\"b\":1,\"a\\\"\":2}");
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputUnsorted));
+  // The next document sorts again.
+  EXPECT_EQ(canonical(script().object().key(u"b").integer(1).key(u"a").integer(2).end_object()), "{\"a\":2,\"b\":1}");
+  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  // Indented output is never sorted.
+  EXPECT_EQ(this->h.run(script().object().key(u"b").integer(1).key(u"a").integer(2).end_object(), u" ", cmd::kCanonical),
+            "{\n \"b\": 1,\n \"a\": 2\n}");
+  EXPECT_EQ(this->h.writer.output_flags(), static_cast<uint32_t>(cmd::kOutputUnsorted));
+}
+
+TYPED_TEST(WriterTest, CanonicalModeDeepNestingMovesTextOnce) {
+  // {"b":{"b":{...{}...},"a":0},"a":0}: every level out of order, each holding the next.
+  const int depth = 100000;
+  script sc;
+  for (int i = 0; i < depth; ++i) sc.object().key(u"b");
+  sc.object().end_object();
+  for (int i = 0; i < depth; ++i) sc.key(u"a").integer(0).end_object();
+  std::string out = this->h.run(sc, u"", cmd::kCanonical);
+  EXPECT_EQ(this->h.writer.output_flags(), 0u);
+  std::string expected;
+  for (int i = 0; i < depth; ++i) expected += "{\"a\":0,\"b\":";
+  expected += "{}";
+  for (int i = 0; i < depth; ++i) expected += "}";
+  EXPECT_EQ(out, expected);
 }

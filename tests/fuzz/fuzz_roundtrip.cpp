@@ -15,7 +15,11 @@
 //     writes them), strings and keys as exactly the same code units, the same structure;
 //   - serializing the second tape gives the same text again (a fixed point), so a third
 //     parse gives the same tape as the second;
-//   - the indented text (a gap chosen from the input) parses to the same values too.
+//   - the indented text (a gap chosen from the input) parses to the same values too;
+//   - in canonical mode (cmd::kCanonical, writer_sort.h) the text is what the RFC 8785
+//     canonicalizer (core/canonicalize.h) makes of the compact text, unless the writer
+//     stopped sorting (kOutputUnsorted) or the document has duplicate keys (which JS
+//     objects, the mode's input, never have).
 //
 // Built by CMake with -DWASMJSON_FUZZ=ON (clang); run through scripts/fuzz.sh.
 #include <cmath>
@@ -26,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/canonicalize.h"
 #include "core/padded_input.h"
 #include "core/parse.h"
 #include "core/writer.h"
@@ -328,12 +333,14 @@ uint32_t write_batch_as(json_writer<K>& w, key_cache& keys, const batch_buffers&
   return status;
 }
 
+uint32_t g_output_flags = 0;  // the last serialize()'s
+
 template <class K>
-std::string serialize(const document& d, const options& opt, bool utf8, bool pretty) {
+std::string serialize(const document& d, const options& opt, bool utf8, bool pretty, uint32_t flags = 0) {
   static json_writer<K> w;
   static key_cache keys;
   keys.reset();
-  w.begin(0, opt.gap, pretty ? opt.gap_units : 0);
+  w.begin(flags, opt.gap, pretty ? opt.gap_units : 0);
   batch_buffers b;
   auto flush = [&]() {
     uint32_t status = write_batch_as(w, keys, b, utf8);
@@ -358,6 +365,7 @@ std::string serialize(const document& d, const options& opt, bool utf8, bool pre
     }
   }
   flush();
+  g_output_flags = w.output_flags();
   const output_buffer& out = w.output();
   return std::string(reinterpret_cast<const char*>(out.data()), out.size());
 }
@@ -477,5 +485,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!parse_into(pretty_text.data(), pretty_text.size(), 0, false, g_third))
     fail("the indented text does not parse", pretty.substr(0, 300));
   compare(g_first, g_third, "the indented text parses to other values");
+
+  // Canonical mode against the canonicalizer of the compact text. (The same length
+  // there: no duplicate key was dropped. A lone surrogate is an error there.)
+  std::string canonical = serialize<simd128_kernel>(g_first, opt, false, false, cmd::kCanonical);
+  if (canonical.size() != compact.size()) fail("canonical mode wrote text of another length", canonical.substr(0, 300));
+  static jcs_buffers jcs;
+  result r = canonicalize<simd128_kernel>(second_text.data(), compact.size(), kNumbersInJsForm, jcs);
+  if (r.ok() && jcs.out.size() == compact.size() && !(g_output_flags & cmd::kOutputUnsorted)) {
+    std::string expected(reinterpret_cast<const char*>(jcs.out.data()), jcs.out.size());
+    if (canonical != expected) fail("canonical mode differs from the canonicalizer", canonical.substr(0, 300) + "\nexpected " + expected.substr(0, 300));
+    if (serialize<swar64_kernel>(g_first, opt, false, false, cmd::kCanonical) != canonical) fail("swar64 canonical mode differs from simd128");
+  }
   return 0;
 }

@@ -185,6 +185,40 @@ for (const flavor of FLAVORS) {
       expect(codec.canonicalize(nested)).toBe(`{"a":${JSON.stringify(numbers)},"b":"{\\"x\\":[2],\\"y\\":1}"}`);
     });
 
+    it('sorts values as wasm writes them, and where it cannot (escaped keys), as text', async () => {
+      // (Without the string builtins, browsers send the serializer's strings as UTF-8,
+      // except for canonicalize(value), whose sorting takes UTF-16: both must agree.)
+      const withoutBuiltins = await wasmjson.load({ flavor, stringBuiltins: false });
+      // Records of a few shapes in other key orders, keys past 64 units (not cached),
+      // long keys sharing a prefix, strings past a batch: the serializer's sorting.
+      const shapes = [
+        ['id', 'name', 'url', 'text'],
+        ['url', 'id', 'text', 'name'],
+        ['abcdefghij2', 'abcdefghij1', 'd', 'c'],
+        ['abcdefghij1', 'abcdefghij2', 'd', 'c'],
+        ['k'.repeat(70) + 'b', 'k'.repeat(70) + 'a', 'é', '\ud83d\ude00', '\uffff'],
+      ];
+      const records = Array.from({ length: 6000 }, (_, i) => {
+        const o: Record<string, unknown> = {};
+        for (const k of shapes[i % shapes.length]) o[k] = i % 7 === 0 ? { z: i, y: [{ b: 1, a: 'x'.repeat(i % 300) }] } : i;
+        return o;
+      });
+      const big = { records, meta: { count: records.length, long: 'é'.repeat(40_000) } };
+      const expected = referenceCanonicalize(big);
+      expect(codec.canonicalize(big)).toBe(expected);
+      expect(withoutBuiltins.canonicalize(big)).toBe(expected);
+      // A key with an escape: the sorting stops there, and the text is canonicalized.
+      for (const v of [{ b: 1, 'a"': 2, a: 3 }, { z: { y: 1, x: 2 }, 'q\n': [{ d: 1, c: 2 }], a: 0 }, [{ b: 1, a: 2 }, { '\u0001': 1, '\\': 2 }]]) {
+        expect(codec.canonicalize(v)).toBe(referenceCanonicalize(v));
+        expect(withoutBuiltins.canonicalize(v)).toBe(referenceCanonicalize(v));
+      }
+      // Every level out of order, each holding the next: the text moves once, not per level.
+      const depth = 20_000;
+      let deep: unknown = {};
+      for (let i = 0; i < depth; i++) deep = { b: deep, a: 0 };
+      expect(codec.canonicalize(deep)).toBe('{"a":0,"b":'.repeat(depth) + '{}' + '}'.repeat(depth));
+    });
+
     it('handles deep nesting without recursion', () => {
       const n = 100_000;
       expect(codec.canonicalize('['.repeat(n) + ']'.repeat(n))).toBe('['.repeat(n) + ']'.repeat(n));
