@@ -1084,17 +1084,13 @@ export interface Serializer {
   stringify(value: unknown, replacer?: Replacer, space?: string | number | null): string;
   encode(value: unknown, options?: EncodeOptions): Uint8Array<ArrayBuffer>;
   /**
-   * canonicalize(value)'s first half: the value serialized as stringify() serializes it
-   * (its numbers as Number::toString writes them), but a non-finite number or a
-   * JSON.rawJSON value is a CanonicalizationError. `finish` gets the text where it is in
-   * wasm memory (with room for the padding after it), and its string on demand; undefined
-   * where stringify() gives undefined.
-   */
-  /**
-   * Serializes `value` for canonicalize(value), each object's members sorted by key as
-   * wasm writes them: the RFC 8785 text when it could (its sort stops on keys with
-   * escapes, on deep nesting, ...), else `finish` gets the text in wasm memory (with
-   * room for the padding) and a way to read it as a string.
+   * canonicalize(value): the value serialized as stringify() serializes it (its numbers
+   * as Number::toString writes them), but a non-finite number or a JSON.rawJSON value is
+   * a CanonicalizationError, and each object's members sorted by key as wasm writes them
+   * (cpp/core/writer_sort.h). That is the RFC 8785 text, returned, unless wasm could not
+   * sort (a key with an escape) or a string holds a lone surrogate: then `finish` gets
+   * the text where it is in wasm memory (with room for the padding after it), and its
+   * string on demand. Undefined where stringify() gives undefined.
    */
   serializeForCanonical<T>(value: unknown, finish: (ptr: number, len: number, text: () => string) => T): T | string | undefined;
 }
