@@ -47,10 +47,8 @@ class json_writer {
     if (gap_units > kMaxGapUnits) gap_units = kMaxGapUnits;
     gap_len_ = static_cast<size_t>(
         transcode_utf16(gap_, gap, gap_units, (flags & cmd::kKeepLoneSurrogates) != 0, out_flags_) - gap_);
-    if (gap_len_ != 0 && (flags & cmd::kCanonical)) {
-      sorter_.stop();  // (canonical text is compact: no sorting of indented text)
-      out_flags_ |= cmd::kOutputUnsorted;
-    }
+    // (Canonical text is compact: indented text is not sorted, and write() says so.)
+    if (gap_len_ != 0) sorter_.stop();
   }
 
   // Appends one batch. Returns a cmd::status; after kResendUtf16 or an error the output

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../kernels/swar_lanes.h"
 #include "growable.h"
 #include "jcs_key_order.h"
 #include "jcs_shape_cache.h"
@@ -75,11 +76,7 @@ class member_sorter {
   // written with one stops the sorting: escaped bytes do not order as their characters.
   static bool has_backslash(const uint8_t* p, size_t n) {
     for (size_t i = 0; i < n; i += 8) {
-      uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      w ^= 0x5C5C5C5C5C5C5C5Cull;                          // '\\' bytes are now 0,
-      if (n - i < 8) w |= ~uint64_t{0} << (8 * (n - i));  // and those past the key not
-      if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) return true;
+      if (detail::low_bytes(swar::eq(swar::load(p + i), '\\'), n - i) != 0) return true;
     }
     return false;
   }
@@ -118,8 +115,9 @@ class member_sorter {
     uint32_t n = static_cast<uint32_t>(members_.size() - f.first_member);
     if (n >= 2) {
       memo* c = memo_for(m, n);
+      bool moved;
       if (c && same_ids(*c, m, n)) {
-        if (!c->in_order && !place(out, f, m, n, close, c->order.data())) return false;
+        if (!c->in_order && !place(out, f, m, n, close, c->order.data(), moved)) return false;
       } else if (!order_members(out, f, m, n, close, c)) {
         return false;
       }
@@ -294,13 +292,15 @@ class member_sorter {
   }
 
   // Puts the n members m of the object of frame f, closing at `close`, in the key order
-  // `order`: now, if no object inside it had to be (so that no text moves twice before
-  // finish()), else as its region for finish(). positions_[k] is then where member k's
-  // key is.
-  bool place(uint8_t* out, const frame& f, const member_ref* m, uint32_t n, size_t close, const uint32_t* order) {
-    if (!positions_.reserve_more(n)) return false;
-    uint32_t* at = positions_.data();
-    if (unsorted_++ == f.unsorted_before) {
+  // `order`: now (`moved`; positions_[k] is then where member k's key went), if no
+  // object inside it had to be (so that no text moves twice before finish()), else as
+  // its region for finish().
+  bool place(uint8_t* out, const frame& f, const member_ref* m, uint32_t n, size_t close, const uint32_t* order,
+             bool& moved) {
+    moved = unsorted_++ == f.unsorted_before;
+    if (moved) {
+      if (!positions_.reserve_more(n)) return false;
+      uint32_t* at = positions_.data();
       size_t begin = m[0].start;
       uint8_t* limit = nullptr;
       uint8_t* text = scratch_.reserve(nullptr, close - begin + kCopySlack, limit);
@@ -320,7 +320,6 @@ class member_sorter {
     regions_.data()[f.region] = {m[0].start, static_cast<uint32_t>(close), static_cast<uint32_t>(segments_.size()), n};
     // Each member's text runs to the comma before the next (the last: to the brace).
     for (uint32_t j = 0; j < n; ++j) {
-      at[j] = m[j].start;
       segments_.push_unchecked({m[j].start, j + 1 < n ? m[j + 1].start - 1 : static_cast<uint32_t>(close), 0});
     }
     std::memcpy(orders_.end_ptr(), order, n * sizeof(uint32_t));
@@ -358,10 +357,12 @@ class member_sorter {
         for (uint32_t j = 0; j < n; ++j) order[j] = j;
         std::sort(order, order + n, [&](uint32_t a, uint32_t b) { return compare(a, b) < 0; });
       }
-      if (!place(out, f, m, n, close, order)) return false;
-      // (Remembered by where the keys are now: a leaf's have moved.)
+      bool moved;
+      if (!place(out, f, m, n, close, order, moved)) return false;
+      // (Remembered by where the keys are now: moved, if the object was sorted on the spot.)
       const uint32_t* at = positions_.data();
-      if (cached && !known) shapes_.remember(h, n, [&](size_t j) { return jcs_key_ref{prefix[j], at[j] + 1, m[j].key_len}; }, order, n);
+      auto key_at = [&](size_t j) { return (moved ? at[j] : m[j].start) + 1; };
+      if (cached && !known) shapes_.remember(h, n, [&](size_t j) { return jcs_key_ref{prefix[j], key_at(j), m[j].key_len}; }, order, n);
     }
     if (c) {
       c->count = 0;
