@@ -740,11 +740,11 @@ function escapeToken(t) {
   return t.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function pointerPath(pointer) {
+export function pointerPath(pointer) {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-function walkPath(v, path) {
+export function walkPath(v, path) {
   for (const t of path) {
     if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, t)) return undefined;
     v = v[t];

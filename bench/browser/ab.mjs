@@ -10,7 +10,7 @@
 // OLD_DIST: a copy of an earlier build's dist/ (npm run build:js, then copy the folder);
 // NEW is this checkout's dist/. Both must have the same .wasm files' exports. Operations:
 // parse (string), parse-bytes, validate (string), minify (string), prettify (string,
-// indent 2), stringify, encode.
+// indent 2), stringify, encode, at (string, the deep pointer of bench/run.mjs).
 // Default: parse, on the built-in corpus and ../shared/corpus. Prints, per operation and
 // file, NEW's speed over OLD's (> 1: NEW is faster) and NEW's over native JSON, then the
 // geomeans.
@@ -28,7 +28,7 @@ const rounds = Number(takeOption(args, '--rounds', 9));
 const builtin = !takeFlag(args, '--no-builtin');
 const shared = !takeFlag(args, '--no-shared');
 const [oldDist, ...files] = args;
-const OPS = ['parse', 'parse-bytes', 'validate', 'minify', 'prettify', 'stringify', 'encode'];
+const OPS = ['parse', 'parse-bytes', 'validate', 'minify', 'prettify', 'stringify', 'encode', 'at'];
 if (!oldDist || !existsSync(join(oldDist, 'browser.mjs')) || ops.some((o) => !OPS.includes(o))) {
   console.error(`usage: node bench/browser/ab.mjs OLD_DIST [--ops ${OPS.join(',')}] [--rounds N] [--no-builtin] [--no-shared] [files...]`);
   process.exit(2);
@@ -52,6 +52,7 @@ try {
       const A = await import('/build/ab-old-dist/browser.mjs');
       const B = await import('/dist/browser.mjs');
       const { builtinCorpus } = await import('/bench/corpus.mjs');
+      const { deepPointer, pointerPath, walkPath } = await import('/bench/suite.mjs');
       const decoder = new TextDecoder();
       const list = builtin ? builtinCorpus().map((f) => ({ name: f.name, docs: (f.docs ?? [f.bytes]).map((b) => decoder.decode(b)) })) : [];
       for (const f of (await (await fetch('/__bench/corpus.json')).json()).files) {
@@ -82,6 +83,8 @@ try {
           } catch {
             continue; // (not JSON: nothing to compare)
           }
+          const deep = op === 'at' ? values.map((v) => deepPointer(v)) : [];
+          const paths = deep.map((p) => pointerPath(p));
           const runs = {
             parse: [(m) => () => docs.forEach((d) => m.parse(d)), () => docs.forEach((d) => JSON.parse(d))],
             'parse-bytes': [(m) => () => bytes.forEach((b) => m.parse(b)), () => bytes.forEach((b) => JSON.parse(decoder.decode(b)))],
@@ -90,6 +93,7 @@ try {
             prettify: [(m) => () => docs.forEach((d) => m.prettify(d, { indent: 2 })), () => docs.forEach((d) => JSON.stringify(JSON.parse(d), null, 2))],
             stringify: [(m) => () => values.forEach((v) => m.stringify(v)), () => values.forEach((v) => JSON.stringify(v))],
             encode: [(m) => () => values.forEach((v) => m.encode(v)), () => values.forEach((v) => new TextEncoder().encode(JSON.stringify(v)))],
+            at: [(m) => () => docs.forEach((d, i) => m.at(d, deep[i])), () => docs.forEach((d, i) => walkPath(JSON.parse(d), paths[i]))],
           }[op];
           const a = runs[0](A);
           const b = runs[0](B);

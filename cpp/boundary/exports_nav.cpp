@@ -5,6 +5,7 @@
 #include <new>
 
 #include "../core/container_ends.h"
+#include "../core/narrowed_units.h"
 #include "../core/navigate.h"
 #include "../core/validate.h"
 #include "active_kernel.h"
@@ -140,6 +141,24 @@ WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t o
     g_nav.within = static_cast<uint32_t>(within);
   }
   g_nav.end = static_cast<uint32_t>(walker.reach() - doc);
+  return finish(c);
+}
+
+// String input navigated without transcoding (cpp/core/narrowed_units.h): narrows the n
+// UTF-16 units at `units` to n bytes at `out` (which may be `units`: in place), a
+// document for the calls here whose offsets are the string's.
+WJ_EXPORT void wj_nav_narrow(const uint8_t* units, size_t n, uint8_t* out) { wasmjson::narrow_units<active_kernel>(units, n, out); }
+
+// Where the value at `offset` ends (end: past it), found as a lookup skips it, and
+// count = 1 when its text holds a 0x7F byte (in narrowed input: a unit that was not
+// ASCII, or 0x7F itself), else 0.
+WJ_EXPORT const nav_report* wj_nav_value_end(const uint8_t* doc, size_t len, size_t offset) {
+  auto c = make_cursor(doc, len);
+  const uint8_t* v = doc + offset;
+  if (const uint8_t* e = wasmjson::nav::skip_value<active_kernel>(c, v)) {
+    g_nav.end = static_cast<uint32_t>(e - doc);
+    g_nav.count = std::memchr(v, 0x7F, static_cast<size_t>(e - v)) ? 1 : 0;
+  }
   return finish(c);
 }
 

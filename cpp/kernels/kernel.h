@@ -91,9 +91,14 @@
 //   // returns 24; else returns 0 and stores nothing. Kernels may always return 0 (swar64
 //   // and scalar do).
 //   static size_t utf8_triples_run(const uint16_t* p, uint8_t* out);
+//   // Navigation of string input without transcoding it (cpp/core/narrowed_units.h):
+//   // stores each of p[0..units16) at out[0..units16) as one byte, the unit itself when
+//   // it is below 0x80, else 0x7F. Loads all of its input before it stores (the
+//   // narrowing runs in place).
+//   static void narrow_clamped(const uint16_t* p, uint8_t* out);
 //
-// Every function but the five over UTF-16 units (narrow_string_run, narrow_ascii_run,
-// utf8_pairs_run, string_pairs_run, utf8_triples_run) reads exactly `width` bytes
+// Every function but the six over UTF-16 units (narrow_string_run, narrow_ascii_run,
+// utf8_pairs_run, string_pairs_run, utf8_triples_run, narrow_clamped) reads exactly `width` bytes
 // starting at p; callers guarantee they are readable (inputs carry kPadding bytes of
 // padding, see padded_input.h) and that `out` has room for a whole chunk.
 #pragma once

@@ -305,6 +305,13 @@ struct simd128_kernel {
     v128_t wide = wasm_i8x16_narrow_i16x8(wasm_v128_and(lo, splat16<0xFF80>()), wasm_v128_and(hi, splat16<0xFF80>()));
     return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_eq(wide, wasm_i64x2_splat(0)))));
   }
+  static inline void narrow_clamped(const uint16_t* p, uint8_t* out) {
+    v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
+    // Clamped first (unsigned): the narrowing's saturation treats lanes as signed, and
+    // would make units from 0x8000 zero.
+    v128_t top = splat16<0x7F>();
+    wasm_v128_store(out, wasm_u8x16_narrow_i16x8(wasm_u16x8_min(lo, top), wasm_u16x8_min(hi, top)));
+  }
 };
 
 }  // namespace wasmjson

@@ -153,6 +153,18 @@ struct swar64_kernel {
   }
   static inline size_t narrow_string_run(const uint16_t* p, uint8_t* out) { return narrow_until<special16>(p, out); }
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) { return narrow_until<wide16>(p, out); }
+  // Lanes >= 0x80 become 0x7F: their bit 15 from wide16, spread over the lane.
+  static inline uint64_t clamp16(uint64_t x) {
+    uint64_t lanes = (wide16(x) >> 15) * 0xFFFF;
+    return (x & ~lanes) | (lanes & (kOnes16 * 0x7F));
+  }
+  static inline void narrow_clamped(const uint16_t* p, uint8_t* out) {
+    uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+    uint64_t packed = pack16(clamp16(x0)) | (pack16(clamp16(x1)) << 32);
+    std::memcpy(out, &packed, 8);
+  }
   // No pair steps here (utf16_input.h and writer_escape.h then go unit by unit).
   static inline size_t utf8_pairs_run(const uint16_t*, uint8_t*) { return 0; }
   static inline size_t string_pairs_run(const uint16_t*, uint8_t*) { return 0; }

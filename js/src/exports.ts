@@ -27,6 +27,10 @@ export interface WasmExports {
   /** The ends of every container of a document, for the calls above (0: out of memory); freed by wj_nav_ends_free. */
   wj_nav_ends_build(doc: number, len: number): number;
   wj_nav_ends_free(ends: number): void;
+  /** n UTF-16 units at `units` narrowed to n bytes at `out` (may be `units`; cpp/core/narrowed_units.h). */
+  wj_nav_narrow(units: number, n: number, out: number): void;
+  /** Where the value at offset ends (report: end), and count 1 when its text holds a 0x7F byte. */
+  wj_nav_value_end(doc: number, len: number, offset: number): number;
   /** RFC 8785 text of a JSON document; returns a pointer to the canonicalize report. */
   wj_canonicalize(ptr: number, len: number, flags: number): number;
   /** n UTF-16 units at `units` -> UTF-8 at `out` (lone surrogates as U+FFFD); returns the bytes written. */

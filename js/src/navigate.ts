@@ -58,6 +58,8 @@ export interface NavHost {
    * checks then whether the string holds a lone surrogate: see codec.ts).
    */
   keySawReplacement?(source: string | Uint8Array): void;
+  /** Parses a whole document given as a string, as parse() does without options (atNarrowed). */
+  parseText?(text: string): unknown;
 }
 
 /** RFC 6901: "" is the whole document; otherwise "/"-separated tokens with ~1 and ~0. */
@@ -651,6 +653,47 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
   } finally {
     host.memory.release(region);
   }
+}
+
+/** What atNarrowed returns when it leaves the answer to at(). */
+export const NOT_NARROWED: unique symbol = Symbol('wasmjson: not narrowed');
+
+/**
+ * at() on a string read as its units narrowed to bytes (Memory.acquireNarrowed,
+ * cpp/core/narrowed_units.h), for a pointer that is ASCII without 0x7F: its lookup then
+ * reads the same document as from the string's UTF-8, and byte offsets are the string's.
+ * The value found is read from the bytes when its text is all ASCII, else parsed from
+ * the string's slice (after the check parse() makes of what follows a member).
+ * NOT_NARROWED where it does not answer: on any error, which at() then finds again in
+ * the UTF-8 (and places and words as JSON.parse would), and for a document that is a
+ * scalar. `host` throws NOT_NARROWED from fail(), and parses with no error rewriting.
+ */
+export function atNarrowed(host: NavHost, source: string, pointer: string): unknown {
+  let region: Region | undefined;
+  try {
+    region = host.memory.acquireNarrowed(source);
+    const top = root(host, region, source);
+    if (top.kind !== KIND_OBJECT && top.kind !== KIND_ARRAY) return NOT_NARROWED;
+    const found = path(host, region, source, top.offset, pointer);
+    if (found === undefined) return undefined;
+    const r = call(host, source, region, host.wasm.wj_nav_value_end(region.ptr, region.len, found.offset));
+    const i32 = host.memory.wide().i32;
+    if (i32[r + 4] === 0) return memberValue(host, region, source, found.offset, found.kind, found.within);
+    const end = i32[r + 7] >>> 0;
+    if (!delimited(source, end, found.within)) return NOT_NARROWED;
+    return host.parseText!(source.slice(found.offset, end));
+  } catch {
+    return NOT_NARROWED;
+  } finally {
+    if (region !== undefined) host.memory.release(region);
+  }
+}
+
+/** Whether a comma or the closing bracket of a `within` container follows text[at...] (after whitespace). */
+function delimited(text: string, at: number, within: number): boolean {
+  let c = text.charCodeAt(at);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+  return c === 0x2c || c === (within === KIND_OBJECT ? 0x7d : 0x5d);
 }
 
 /** lazy(input): the root of a document kept in wasm memory (a LazyNode, or the value itself). */

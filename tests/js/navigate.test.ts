@@ -480,6 +480,102 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    describe('at() on long two-byte strings (read as their units narrowed to bytes)', async () => {
+      // The reference: the same lookups through the string's UTF-8 (stringInput 'utf8'
+      // never takes the narrowed route), and JSON.parse + a walk.
+      const viaUtf8 = await wasmjson.load({ flavor, stringInput: 'utf8' });
+      // A wide unit early and enough units make a string take the route (memory.ts).
+      const pad = '日本語のテキスト'.repeat(300);
+      // Keys that read alike once narrowed (every unit from 0x80 is one byte, 0x7F),
+      // and keys holding 0x7F itself.
+      const ALIKE = ['é', 'ü', '\x7f', 'aé', 'aü', 'a\x7f', 'a\x7f\x7f', 'aéü', '😀', '\ud800', 'a', 'ab'];
+      const alikeObject = (rng: Rng): [string, Record<string, unknown>] => {
+        const obj: Record<string, unknown> = {};
+        const parts: string[] = [];
+        for (const k of [...ALIKE].sort(() => rng.next() - 0.5)) {
+          const v = rng.pick([k, [k, 1], { [k]: k }, 7, 'ascii', null]);
+          obj[k] = v;
+          const key = rng.chance(0.3) ? JSON.stringify(k).replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : JSON.stringify(k);
+          parts.push(`${key}:${JSON.stringify(v)}`);
+        }
+        return [`{${parts.join(',')}}`, obj];
+      };
+
+      it('finds what JSON.parse + a walk finds (generated documents, keys alike when narrowed)', () => {
+        const rng = new Rng(2611);
+        for (let n = 0; n < 150; n++) {
+          const { text } = randomDocument(rng, randomOptions(rng));
+          const [alikeText, alike] = alikeObject(rng);
+          const whole = `{"pad":${JSON.stringify(pad.slice(0, rng.range(2100, 2400)))},"doc":${text},"alike":${alikeText},"end":["é",1]}`;
+          const value = JSON.parse(whole);
+          const targets = [
+            ...pointers(value.doc, 40).map((p) => `/doc${p}`),
+            ...ALIKE.map((k) => `/alike/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+            ...ALIKE.map((k) => `/alike/${k}/0`),
+            '/alike/missing', '/end/0', '/end/1', '/end/2', '/pad', '/doc/zz', '/doc/0',
+          ];
+          for (const p of targets) {
+            const got = codec.at(whole, p);
+            expect(jsonDiff(got, walk(value, p)), `${p} in ${whole.slice(2400, 2600)}`).toBe('');
+          }
+        }
+      });
+
+      it('fails as the UTF-8 route fails (documents cut or changed anywhere)', () => {
+        const rng = new Rng(2612);
+        const pieces = ['{', '}', '[', ']', ',', ':', '"', '\\', 'x', '1', ' ', 'é', '日', '\ud800', '\x7f', '\u0000', 'tru'];
+        for (let n = 0; n < 400; n++) {
+          const [alikeText] = alikeObject(rng);
+          const doc = rng.chance(0.5) ? randomDocument(rng, randomOptions(rng)).text : '[1,"é",{"k":"ü"}]';
+          let whole = `{"pad":${JSON.stringify(pad.slice(0, 2200))},"doc":${doc},"alike":${alikeText},"end":["日本",{"é":[1]}]}`;
+          // One change after the pad (so that the string stays two-byte from its start).
+          const at = rng.range(2210, whole.length);
+          whole = rng.chance(0.3) ? whole.slice(0, at) : whole.slice(0, at) + rng.pick(pieces) + whole.slice(at + rng.int(2));
+          for (const p of ['/doc/0', '/doc', '/alike/é', '/alike/a\x7f', '/alike/a', '/end/1/é/0', '/end/0', '/end/5', '/nope']) {
+            const got = attempt(() => codec.at(whole, p));
+            const want = attempt(() => viaUtf8.at(whole, p));
+            if (!want.ok) {
+              expect(got.ok, `${p} in ${whole.slice(2200)}`).toBe(false);
+              if (!got.ok) {
+                expect((got.error as Error).message, `${p} in ${whole.slice(2200)}`).toBe((want.error as Error).message);
+                expect((got.error as JsonSyntaxError).offset).toBe((want.error as JsonSyntaxError).offset);
+              }
+            } else {
+              expect(got.ok, `${p} in ${whole.slice(2200)}: ${got.ok ? '' : (got.error as Error).message}`).toBe(true);
+              if (got.ok) expect(jsonDiff(got.value, want.value), `${p} in ${whole.slice(2200)}`).toBe('');
+            }
+          }
+        }
+      });
+
+      it('values holding units from 0x80, 0x7F or lone surrogates come from the string itself, checked as parse() checks them', () => {
+        const head = `{"pad":"${pad.slice(0, 2100)}",`;
+        const cases: [string, string, unknown][] = [
+          ['"v":"é\x7f日😀","w":1}', '/v', 'é\x7f日😀'],
+          ['"v":["\ud800x",{"é":"\udc00"}],"w":1}', '/v', ['\ud800x', { é: '\udc00' }]],
+          ['"v":{"k":"\\u00e9é"} }', '/v', { k: 'éé' }],
+          ['"v":[1,"ü"]\n,"w":1}', '/v/1', 'ü'],
+          ['"v":"ascii","w":"é"}', '/v', 'ascii'],
+        ];
+        for (const [rest, p, want] of cases) expect(codec.at(head + rest, p), rest).toStrictEqual(want);
+        // What follows the value, and the value itself, as the UTF-8 route reads them.
+        for (const rest of ['"v":"é" x}', '"v":["é"] "w":1}', '"v":["é",]}', '"v":"é\u0001"}', '"v":{"é":1,}}', '"v":[1,"ü"] ]', '"v":"é"']) {
+          const p = rest.includes('[1,') ? '/v/1' : '/v';
+          expect(() => codec.at(head + rest, p), rest).toThrow(SyntaxError);
+          expect(errorOf(() => codec.at(head + rest, p))).toStrictEqual(errorOf(() => viaUtf8.at(head + rest, p)));
+        }
+        // Only arrays on the path: nothing after the value is read but what must follow it.
+        const arrayHead = `["${pad.slice(0, 2100)}",`;
+        expect(codec.at(arrayHead + '"é" , 1] x', '/1')).toBe('é');
+        expect(codec.at(arrayHead + '["é"]] x', '/1/0')).toBe('é');
+        for (const rest of ['"é" x]', '"é" }', '"é"', '["é" }]', '"é"\u00a0]', '"é"\\u0020]']) {
+          const p = rest.startsWith('[') ? '/1/0' : '/1';
+          expect(() => codec.at(arrayHead + rest, p), rest).toThrow(SyntaxError);
+          expect(errorOf(() => codec.at(arrayHead + rest, p))).toStrictEqual(errorOf(() => viaUtf8.at(arrayHead + rest, p)));
+        }
+      });
+    });
+
     it('agrees with JSON.parse + property access on corpus files', async (ctx) => {
       // (Every 25th line of a multi-document file: each line is a small document.)
       const docs = await sharedCorpus(ctx, { every: 25 });
