@@ -10,7 +10,11 @@
 //     and its children by index and by the first entry's key (child) are found;
 //   - every result, and every error's code and offset, is the same with and without
 //     the container ends, and the same for scalar, SWAR64 and SIMD128;
-//   - every position reported lies within the document.
+//   - every position reported lies within the document;
+//   - for a document that is valid UTF-8 and a pointer that is ASCII without 0x7F, the
+//     pointer finds the same (value, container kind, error and where, all in UTF-16
+//     units) in the document's UTF-16 units narrowed to bytes (narrowed_units.h), as
+//     at() reads long two-byte strings.
 //
 // Built by CMake with -DWASMJSON_FUZZ=ON (clang); run through scripts/fuzz.sh.
 #include <cstdint>
@@ -21,7 +25,9 @@
 #include <vector>
 
 #include "core/container_ends.h"
+#include "core/narrowed_units.h"
 #include "core/navigate.h"
+#include "core/utf8.h"
 #include "kernels/kernel_scalar.h"
 #include "kernels/kernel_simd128.h"
 #include "kernels/kernel_swar64.h"
@@ -142,6 +148,88 @@ outcome both_ways(const uint8_t* doc, size_t len, const nav::pointer_tokens& tok
   return scanned;
 }
 
+// The pointer's lookup alone: its value and container kind, and its error.
+struct path_outcome {
+  size_t value = SIZE_MAX;
+  uint32_t within = 0;
+  uint32_t code = 0;
+  size_t error_at = 0;
+};
+
+template <class K>
+path_outcome find_path(const uint8_t* doc, size_t len, const nav::pointer_tokens& tokens) {
+  path_outcome out;
+  const uint8_t* root = nav::skip_ws(doc);
+  if (root >= doc + len) return out;
+  nav::cursor c;
+  c.begin = doc;
+  c.end = doc + len;
+  growable<nav::path_frame> frames;
+  growable<uint8_t> scratch;
+  nav::kind within = nav::kind::none;
+  nav::path_walker<K> walker(c, tokens, frames, scratch);
+  out.value = offset_of(walker.find(root, &within), doc);
+  out.within = static_cast<uint32_t>(within);
+  out.code = static_cast<uint32_t>(c.code);
+  out.error_at = c.code == error_code::ok ? 0 : offset_of(c.error_at, doc);
+  return out;
+}
+
+// The UTF-16 units of valid UTF-8 doc[0..len), and per byte offset the units before it
+// (SIZE_MAX inside a sequence); false when doc is not valid UTF-8.
+bool utf16_of(const uint8_t* doc, size_t len, std::vector<uint16_t>& units, std::vector<size_t>& unit_at) {
+  unit_at.assign(len + 1, SIZE_MAX);
+  for (size_t i = 0; i < len;) {
+    unit_at[i] = units.size();
+    uint8_t c = doc[i];
+    if (c < 0x80) {
+      units.push_back(c);
+      ++i;
+      continue;
+    }
+    size_t n = utf8::sequence_length(doc + i, doc + len);
+    if (n == 0) return false;
+    uint32_t cp = n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (doc[i + k] & 0x3F);
+    if (cp >= 0x10000) {
+      units.push_back(static_cast<uint16_t>(0xD800 + ((cp - 0x10000) >> 10)));
+      units.push_back(static_cast<uint16_t>(0xDC00 + (cp & 0x3FF)));
+    } else {
+      units.push_back(static_cast<uint16_t>(cp));
+    }
+    i += n;
+  }
+  unit_at[len] = units.size();
+  return true;
+}
+
+// at()'s reading of long two-byte strings (js/src/navigate.ts atNarrowed): the lookup in
+// the narrowed units agrees with the lookup in the UTF-8.
+void check_narrowed(const uint8_t* doc, size_t len, const nav::pointer_tokens& tokens, const std::string& pointer) {
+  for (unsigned char ch : pointer) {
+    if (ch >= 0x7F) return;
+  }
+  std::vector<uint16_t> units;
+  std::vector<size_t> unit_at;
+  if (!utf16_of(doc, len, units, unit_at)) return;
+  size_t n = units.size();
+  auto* narrowed = static_cast<uint8_t*>(std::malloc(n + kPadding));
+  if (!narrowed) return;
+  narrow_units<simd128_kernel>(reinterpret_cast<const uint8_t*>(units.data()), n, narrowed);
+  std::memset(narrowed + n, 0, kPadding);
+  path_outcome want = find_path<scalar_kernel>(doc, len, tokens);
+  path_outcome got = find_path<simd128_kernel>(narrowed, n, tokens);
+  std::free(narrowed);
+  auto units_at = [&](size_t b) { return b == SIZE_MAX ? SIZE_MAX : unit_at[b]; };
+  if (got.value != units_at(want.value) || got.within != want.within || got.code != want.code ||
+      (want.code && got.error_at != units_at(want.error_at))) {
+    std::fprintf(stderr, "utf-8: value %zu within %u error %u at %zu; narrowed: value %zu within %u error %u at %zu\n",
+                 units_at(want.value), want.within, want.code, units_at(want.error_at), got.value, got.within, got.code,
+                 got.error_at);
+    fail("the narrowed units lead the pointer elsewhere", doc, len, pointer);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -169,6 +257,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     outcome c = both_ways<simd128_kernel>(doc, len, tokens, pointer, "simd128");
     if (!(a == b)) fail("swar64 disagrees with scalar", doc, len, pointer);
     if (!(a == c)) fail("simd128 disagrees with scalar", doc, len, pointer);
+    check_narrowed(doc, len, tokens, pointer);
   }
   std::free(doc);
   return 0;
