@@ -569,7 +569,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       // A two-byte string and a pointer that is ASCII without 0x7F: first by its units
       // narrowed. (SIMD128 only: SWAR64 narrows at 0.42 ns a unit, twitter.json's in
       // 240-280 us where Node 26's encoder takes 55 and SIMD128 narrows in 25.)
-      if (narrows && NARROWED_POINTER.test(pointer) && memory.navigatesNarrowed(source)) {
+      if (narrows && memory.navigatesNarrowed(source) && NARROWED_POINTER.test(pointer)) {
         const value = atNarrowed(narrowedNavHost, source, pointer);
         if (value !== NOT_NARROWED) return value;
       }

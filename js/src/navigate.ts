@@ -512,9 +512,7 @@ function quickScalar(bytes: Uint8Array, base: number, offset: number, len: numbe
     }
     if (q === limit && limit !== end) return undefined;
   }
-  let r = q;
-  while (bytes[r] === 0x20 || bytes[r] === 0x0a || bytes[r] === 0x0d || bytes[r] === 0x09) r++;
-  if (r >= end || (bytes[r] !== 0x2c && bytes[r] !== (within === KIND_OBJECT ? 0x7d : 0x5d))) return undefined;
+  if (!memberEndsAt(bytes, q, end, within)) return undefined;
   if (plain) {
     // The text between the quotes.
     if (ascii !== undefined) return ascii.slice(p + 1 - base, q - 1 - base);
@@ -528,6 +526,15 @@ function quickScalar(bytes: Uint8Array, base: number, offset: number, len: numbe
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a member of a `within` container may end at bytes[at]: a comma or the
+ * container's closing bracket follows (after whitespace) before `end`.
+ */
+function memberEndsAt(bytes: Uint8Array, at: number, end: number, within: number): boolean {
+  while (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d || bytes[at] === 0x09) at++;
+  return at < end && (bytes[at] === 0x2c || bytes[at] === (within === KIND_OBJECT ? 0x7d : 0x5d));
 }
 
 /** The pointer made of tokens[k..] (escaped again). */
@@ -679,21 +686,15 @@ export function atNarrowed(host: NavHost, source: string, pointer: string): unkn
     const r = call(host, source, region, host.wasm.wj_nav_value_end(region.ptr, region.len, found.offset));
     const i32 = host.memory.wide().i32;
     if (i32[r + 4] === 0) return memberValue(host, region, source, found.offset, found.kind, found.within);
+    // (What follows the value is ASCII: the narrowed bytes hold it as it is.)
     const end = i32[r + 7] >>> 0;
-    if (!delimited(source, end, found.within)) return NOT_NARROWED;
+    if (!memberEndsAt(host.memory.bytes(), region.ptr + end, region.ptr + region.len, found.within)) return NOT_NARROWED;
     return host.parseText!(source.slice(found.offset, end));
   } catch {
     return NOT_NARROWED;
   } finally {
     if (region !== undefined) host.memory.release(region);
   }
-}
-
-/** Whether a comma or the closing bracket of a `within` container follows text[at...] (after whitespace). */
-function delimited(text: string, at: number, within: number): boolean {
-  let c = text.charCodeAt(at);
-  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
-  return c === 0x2c || c === (within === KIND_OBJECT ? 0x7d : 0x5d);
 }
 
 /** lazy(input): the root of a document kept in wasm memory (a LazyNode, or the value itself). */

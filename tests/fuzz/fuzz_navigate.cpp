@@ -56,10 +56,38 @@ struct outcome {
 
 size_t offset_of(const uint8_t* p, const uint8_t* doc) { return p ? static_cast<size_t>(p - doc) : SIZE_MAX; }
 
+// The pointer's lookup alone: its value and container kind, and its error.
+struct path_outcome {
+  size_t value = SIZE_MAX;
+  uint32_t within = 0;
+  uint32_t code = 0;
+  size_t error_at = 0;
+};
+
+template <class K>
+path_outcome find_path(const uint8_t* doc, size_t len, const nav::pointer_tokens& tokens,
+                       const nav::container_ends* ends = nullptr) {
+  path_outcome out;
+  const uint8_t* root = nav::skip_ws(doc);
+  if (root >= doc + len) return out;
+  nav::cursor c;
+  c.begin = doc;
+  c.end = doc + len;
+  if (ends) c.ends = ends->table();
+  growable<nav::path_frame> frames;
+  growable<uint8_t> scratch;
+  nav::kind within = nav::kind::none;
+  nav::path_walker<K> walker(c, tokens, frames, scratch);
+  out.value = offset_of(walker.find(root, &within), doc);
+  out.within = static_cast<uint32_t>(within);
+  out.code = static_cast<uint32_t>(c.code);
+  out.error_at = c.code == error_code::ok ? 0 : offset_of(c.error_at, doc);
+  return out;
+}
+
 template <class K>
 outcome navigate(const uint8_t* doc, size_t len, const nav::pointer_tokens& tokens, const nav::container_ends* ends) {
   outcome out;
-  growable<nav::path_frame> frames;
   growable<uint8_t> scratch;
   auto fresh = [&] {
     nav::cursor c;
@@ -77,15 +105,13 @@ outcome navigate(const uint8_t* doc, size_t len, const nav::pointer_tokens& toke
   const uint8_t* root = nav::skip_ws(doc);
   if (root >= doc + len) return out;
 
-  // The pointer's value.
+  // The pointer's value (the first lookup: its error, if any, is the first met).
   {
-    nav::cursor c = fresh();
-    nav::kind within = nav::kind::none;
-    nav::path_walker<K> walker(c, tokens, frames, scratch);
-    const uint8_t* v = walker.find(root, &within);
-    out.positions.push_back(offset_of(v, doc));
-    out.counts.push_back(static_cast<size_t>(within));
-    note_error(c);
+    path_outcome found = find_path<K>(doc, len, tokens, ends);
+    out.positions.push_back(found.value);
+    out.counts.push_back(found.within);
+    out.code = found.code;
+    out.error_at = found.error_at;
   }
   if (*root != '{' && *root != '[') return out;
 
@@ -146,33 +172,6 @@ outcome both_ways(const uint8_t* doc, size_t len, const nav::pointer_tokens& tok
     fail("container ends change what navigation finds", doc, len, pointer);
   }
   return scanned;
-}
-
-// The pointer's lookup alone: its value and container kind, and its error.
-struct path_outcome {
-  size_t value = SIZE_MAX;
-  uint32_t within = 0;
-  uint32_t code = 0;
-  size_t error_at = 0;
-};
-
-template <class K>
-path_outcome find_path(const uint8_t* doc, size_t len, const nav::pointer_tokens& tokens) {
-  path_outcome out;
-  const uint8_t* root = nav::skip_ws(doc);
-  if (root >= doc + len) return out;
-  nav::cursor c;
-  c.begin = doc;
-  c.end = doc + len;
-  growable<nav::path_frame> frames;
-  growable<uint8_t> scratch;
-  nav::kind within = nav::kind::none;
-  nav::path_walker<K> walker(c, tokens, frames, scratch);
-  out.value = offset_of(walker.find(root, &within), doc);
-  out.within = static_cast<uint32_t>(within);
-  out.code = static_cast<uint32_t>(c.code);
-  out.error_at = c.code == error_code::ok ? 0 : offset_of(c.error_at, doc);
-  return out;
 }
 
 // The UTF-16 units of valid UTF-8 doc[0..len), and per byte offset the units before it
