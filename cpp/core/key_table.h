@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "zeroed_block.h"
+
 namespace wasmjson {
 
 // A key of up to 16 bytes as two little-endian words, zero-padded: two word compares
@@ -57,10 +59,7 @@ class key_table {
   key_table(const key_table&) = delete;
   key_table& operator=(const key_table&) = delete;
   ~key_table() {
-    std::free(slots_);
-    std::free(arena_);
-    std::free(slot_of_id_);
-    std::free(next_);
+    release_storage();
   }
 
   // Clears the table when it is (nearly) full; returns true when it did, so JS can drop
@@ -158,20 +157,27 @@ class key_table {
 
   bool ensure_storage() {
     if (slots_) return true;
-    slots_ = static_cast<slot*>(std::calloc(kSlots, sizeof(slot)));
+    // The tables that must start zeroed (zeroed_block.h: their pages are first touched
+    // as slots are written, not all at once here).
+    slots_ = static_cast<slot*>(zeroed_block(kSlotsBytes));
     arena_ = static_cast<uint8_t*>(std::malloc(kArenaBytes + kArenaSlack));
     slot_of_id_ = static_cast<uint32_t*>(std::malloc(sizeof(uint32_t) * kMaxKeys));
-    next_ = static_cast<uint32_t*>(std::calloc(kMaxKeys + 1, sizeof(uint32_t)));
+    next_ = static_cast<uint32_t*>(zeroed_block(kNextBytes));
     if (slots_ && arena_ && slot_of_id_ && next_) return true;
-    std::free(slots_);
+    release_storage();
+    return false;
+  }
+  static constexpr size_t kSlotsBytes = sizeof(slot) * kSlots;
+  static constexpr size_t kNextBytes = sizeof(uint32_t) * (kMaxKeys + 1);
+  void release_storage() {
+    release_zeroed_block(slots_, kSlotsBytes);
     std::free(arena_);
     std::free(slot_of_id_);
-    std::free(next_);
+    release_zeroed_block(next_, kNextBytes);
     slots_ = nullptr;
     arena_ = nullptr;
     slot_of_id_ = nullptr;
     next_ = nullptr;
-    return false;
   }
 
   static uint32_t hash_long(const uint8_t* p, size_t len) {

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "key_table.h"
+#include "zeroed_block.h"
 
 namespace wasmjson {
 
@@ -35,9 +36,7 @@ class shape_table {
   shape_table(const shape_table&) = delete;
   shape_table& operator=(const shape_table&) = delete;
   ~shape_table() {
-    std::free(edges_);
-    std::free(nodes_);
-    std::free(contexts_);
+    release_storage();
   }
 
   bool nearly_full() const { return count_ + 1024 >= kMaxNodes; }
@@ -170,23 +169,30 @@ class shape_table {
 
   bool ensure_storage() {
     if (edges_) return true;
-    edges_ = static_cast<edge*>(std::calloc(kSlots, sizeof(edge)));
-    nodes_ = static_cast<node*>(std::calloc(kMaxNodes, sizeof(node)));
-    contexts_ = static_cast<context_slot*>(std::calloc(kContexts, sizeof(context_slot)));
+    // Zeroed blocks (zeroed_block.h): their pages are first touched as they are used.
+    edges_ = static_cast<edge*>(zeroed_block(kEdgesBytes));
+    nodes_ = static_cast<node*>(zeroed_block(kNodesBytes));
+    contexts_ = static_cast<context_slot*>(zeroed_block(kContextsBytes));
     if (edges_ && nodes_ && contexts_) return true;
-    std::free(edges_);
-    std::free(nodes_);
-    std::free(contexts_);
+    release_storage();
+    return false;
+  }
+  static constexpr size_t kEdgesBytes = sizeof(edge) * kSlots;
+  static constexpr size_t kNodesBytes = sizeof(node) * kMaxNodes;
+  static constexpr size_t kContextsBytes = sizeof(context_slot) * kContexts;
+  void release_storage() {
+    release_zeroed_block(edges_, kEdgesBytes);
+    release_zeroed_block(nodes_, kNodesBytes);
+    release_zeroed_block(contexts_, kContextsBytes);
     edges_ = nullptr;
     nodes_ = nullptr;
     contexts_ = nullptr;
-    return false;
   }
   edge* edges_ = nullptr;
   node* nodes_ = nullptr;
   context_slot* contexts_ = nullptr;
   uint32_t count_ = 1;       // node 0 is the root
-  uint32_t generation_ = 1;  // calloc'd context slots (generation 0) predict nothing
+  uint32_t generation_ = 1;  // zeroed context slots (generation 0) predict nothing
 };
 
 }  // namespace wasmjson

@@ -1,5 +1,6 @@
 // Buffer growth (cpp/core/growable.h): the policy every buffer shares, and the requests
-// that must fail cleanly instead of wrapping around (wasm32's size_t is 32 bits).
+// that must fail cleanly instead of wrapping around (wasm32's size_t is 32 bits). Zeroed
+// blocks for tables (cpp/core/zeroed_block.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include "core/growable.h"
 #include "core/tape_writer.h"
 #include "core/writer_output.h"
+#include "core/zeroed_block.h"
 
 using namespace wasmjson;
 
@@ -130,6 +132,46 @@ TEST(TapeBuffers, TrimKeepsWhatADocumentOfThatSizeMayNeed) {
   t.trim(100, 1 << 20);                          // a small one: 1 MiB each at most
   EXPECT_EQ(t.words.capacity(), 0u);
   EXPECT_GE(t.numbers.capacity(), size_t{1} << 10);
+}
+
+// A block given back is handed out again for the same size, cleared, and aligned; one of
+// another size is not taken for it.
+TEST(ZeroedBlock, ReusedBlocksAreClearedAndAligned) {
+  constexpr size_t kBytes = 3 * 4096 + 40;
+  auto* a = static_cast<uint8_t*>(zeroed_block(kBytes));
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 16, 0u);
+  for (size_t i = 0; i < kBytes; ++i) ASSERT_EQ(a[i], 0) << i;
+  std::memset(a, 0xA5, kBytes);
+  release_zeroed_block(a, kBytes);
+  auto* other = static_cast<uint8_t*>(zeroed_block(kBytes + 64));
+  ASSERT_NE(other, nullptr);
+  EXPECT_NE(other, a);
+  for (size_t i = 0; i < kBytes + 64; ++i) ASSERT_EQ(other[i], 0) << i;
+  auto* b = static_cast<uint8_t*>(zeroed_block(kBytes));
+  EXPECT_EQ(b, a);
+  for (size_t i = 0; i < kBytes; ++i) ASSERT_EQ(b[i], 0) << i;
+  release_zeroed_block(b, kBytes);
+  release_zeroed_block(other, kBytes + 64);
+  release_zeroed_block(nullptr, kBytes);
+}
+
+// Tables dropped and made again (key_table and shape_table take zeroed blocks) start
+// empty: a parse after one whose tables were dirtied and released sees no stale key.
+TEST(ZeroedBlock, TablesMadeAgainStartEmpty) {
+  for (int round = 0; round < 3; ++round) {
+    key_table keys;
+    bool fresh = false;
+    const uint8_t text[32] = "alpha\"beta\"gamma\"";
+    uint32_t a = keys.intern_after(0, text, 5, fresh);
+    EXPECT_TRUE(fresh) << round;
+    EXPECT_EQ(a, 0u) << round;
+    uint32_t b = keys.intern_after(a + 1, text + 6, 4, fresh);
+    EXPECT_TRUE(fresh) << round;
+    EXPECT_EQ(b, 1u) << round;
+    EXPECT_EQ(keys.intern_after(0, text, 5, fresh), a);
+    EXPECT_FALSE(fresh);
+  }
 }
 
 }  // namespace
