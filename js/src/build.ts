@@ -73,14 +73,21 @@ const DICTIONARY_MIN = 128;
 
 const ObjectPrototype = Object.prototype;
 
-/** Key ids and shape ids wasm hands out before it resets its tables (key_table.h kMaxKeys, shape_table.h kMaxNodes). */
-const KEY_IDS = 8192;
-const SHAPE_IDS = 16384;
+/**
+ * Key ids and shape ids the tables have room for at first. Wasm hands out up to 8192
+ * and 16384 before it resets its tables (key_table.h kMaxKeys, shape_table.h kMaxNodes);
+ * the tables grow (doubling) when a document brings an id past them. Made at their full
+ * size (24K elements, 300 KB), they were most of load(): 8.5-11.4 ms against 3.7-4.5 ms
+ * now (Node 26, this machine, where memory written for the first time is slow), for
+ * documents most of which use a few dozen keys and shapes.
+ */
+const KEY_IDS = 512;
+const SHAPE_IDS = 512;
 
 /**
- * Key strings and object constructors by wasm id, kept across parses. Every id has its
- * element from the start (own-elements.ts); an id past them (not one wasm hands out
- * today) grows the tables first.
+ * Key strings and object constructors by wasm id, kept across parses. An id past their
+ * elements (own-elements.ts) grows the tables first: a new key's id at its T_KEY_NEW
+ * entry, a shape's at its object's begin entry (its end entry has the same id).
  */
 export class KeyCache {
   /** `allowEval`: whether constructors may be compiled (makeConstructor). */
