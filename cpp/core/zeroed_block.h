@@ -32,6 +32,9 @@ struct released_block {
 inline released_block* g_released_blocks = nullptr;
 constexpr size_t kZeroedAlign = 16;
 
+// The size a block of `bytes` is kept under: a request and its release must agree on it.
+inline size_t zeroed_size(size_t bytes) { return (bytes + kZeroedAlign - 1) & ~(kZeroedAlign - 1); }
+
 // Memory never handed out before: zero without being written.
 inline void* fresh_zeroed_memory(size_t bytes) {
 #ifdef __EMSCRIPTEN__
@@ -52,7 +55,7 @@ inline void* fresh_zeroed_memory(size_t bytes) {
 inline void* zeroed_block(size_t bytes) {
   using namespace detail;
   if (bytes > SIZE_MAX - kZeroedAlign) return nullptr;
-  bytes = (bytes + kZeroedAlign - 1) & ~(kZeroedAlign - 1);
+  bytes = zeroed_size(bytes);
   for (released_block** link = &g_released_blocks; *link; link = &(*link)->next) {
     released_block* b = *link;
     if (b->bytes == bytes) {
@@ -69,7 +72,7 @@ inline void* zeroed_block(size_t bytes) {
 inline void release_zeroed_block(void* p, size_t bytes) {
   using namespace detail;
   if (!p) return;
-  bytes = (bytes + kZeroedAlign - 1) & ~(kZeroedAlign - 1);
+  bytes = zeroed_size(bytes);
   g_released_blocks = new (p) released_block{g_released_blocks, bytes};
 }
 
