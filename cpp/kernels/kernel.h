@@ -81,15 +81,15 @@
 //   static size_t narrow_ascii_run(const uint16_t* p, uint8_t* out);
 //   // The same input, units below 0x800: when all 8 units at p are, stores their UTF-8
 //   // (8 to 16 bytes) at out (16 bytes stored) and returns its length; else returns 0
-//   // and stores nothing. Kernels may always return 0 (swar64 and scalar do).
+//   // and stores nothing. Kernels may always return 0 (scalar does).
 //   static size_t utf8_pairs_run(const uint16_t* p, uint8_t* out);
 //   // The serializer's (cpp/core/writer_escape.h): as utf8_pairs_run, and also returns 0
 //   // when one of the 8 units must be escaped ('"', '\\', < 0x20).
 //   static size_t string_pairs_run(const uint16_t* p, uint8_t* out);
 //   // Both of them: when all 8 units at p are >= 0x800 and none is a surrogate (none
 //   // needs an escape then), stores their UTF-8 (24 bytes) at out (32 bytes stored) and
-//   // returns 24; else returns 0 and stores nothing. Kernels may always return 0 (swar64
-//   // and scalar do).
+//   // returns 24; else returns 0 and stores nothing. Kernels may always return 0 (scalar
+//   // does).
 //   static size_t utf8_triples_run(const uint16_t* p, uint8_t* out);
 //   // Navigation of string input without transcoding it (cpp/core/narrowed_units.h):
 //   // stores each of p[0..units16) at out[0..units16) as one byte, the unit itself when

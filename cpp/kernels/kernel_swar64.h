@@ -165,10 +165,70 @@ struct swar64_kernel {
     uint64_t packed = pack16(clamp16(x0)) | (pack16(clamp16(x1)) << 32);
     std::memcpy(out, &packed, 8);
   }
-  // No pair steps here (utf16_input.h and writer_escape.h then go unit by unit).
-  static inline size_t utf8_pairs_run(const uint16_t*, uint8_t*) { return 0; }
-  static inline size_t string_pairs_run(const uint16_t*, uint8_t*) { return 0; }
-  static inline size_t utf8_triples_run(const uint16_t*, uint8_t*) { return 0; }
+  // Eight units below 0x800 as UTF-8, four lanes a word: each lane's bytes made at
+  // once (the unit itself when ASCII, else lead and continuation), then stored lane by
+  // lane, each store advancing by its length: no branch per unit, where Cyrillic or
+  // Greek words between spaces made the unit-by-unit path mispredict at every word.
+  static inline size_t pairs_to_utf8(uint64_t x0, uint64_t x1, uint8_t* out) {
+    uint8_t* o = out;
+    const uint64_t words[2] = {x0, x1};
+    for (uint64_t x : words) {
+      uint64_t two = wide16(x);  // bit 15 of lanes >= 0x80
+      uint64_t lanes = (two >> 15) * 0xFFFF;
+      uint64_t encoded = ((x >> 6) & (kOnes16 * 0x1F)) | (kOnes16 * 0xC0) | ((x & (kOnes16 * 0x3F)) << 8) |
+                         (kOnes16 * 0x8000);
+      uint64_t v = (x & ~lanes) | (encoded & lanes);
+      for (unsigned k = 0; k < 4; ++k) {
+        uint16_t bytes = static_cast<uint16_t>(v >> (16 * k));
+        std::memcpy(o, &bytes, 2);
+        o += 1 + ((two >> (16 * k + 15)) & 1);
+      }
+    }
+    return static_cast<size_t>(o - out);
+  }
+  static inline size_t utf8_pairs_run(const uint16_t* p, uint8_t* out) {
+    uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+    if ((x0 | x1) & (kOnes16 * 0xF800)) return 0;  // some unit >= 0x800
+    return pairs_to_utf8(x0, x1, out);
+  }
+  static inline size_t string_pairs_run(const uint16_t* p, uint8_t* out) {
+    uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+    if ((x0 | x1) & (kOnes16 * 0xF800)) return 0;
+    // Units to escape: '"', '\\', below 0x20.
+    auto escapes = [](uint64_t x) {
+      return zero16(x & (kOnes16 * 0xFFE0)) | zero16(x ^ (kOnes16 * '"')) | zero16(x ^ (kOnes16 * '\\'));
+    };
+    if (escapes(x0) | escapes(x1)) return 0;
+    return pairs_to_utf8(x0, x1, out);
+  }
+  // Eight units from 0x800 up, none a surrogate, as UTF-8: three bytes a unit, stored
+  // four at a time.
+  static inline size_t utf8_triples_run(const uint16_t* p, uint8_t* out) {
+    uint64_t x0, x1;
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+    // Every lane's top five bits nonzero (>= 0x800), and not 11011 (a surrogate).
+    auto declined = [](uint64_t x) {
+      uint64_t top = x & (kOnes16 * 0xF800);
+      return zero16(top) | zero16(top ^ (kOnes16 * 0xD800));
+    };
+    if (declined(x0) | declined(x1)) return 0;
+    uint8_t* o = out;
+    const uint64_t words[2] = {x0, x1};
+    for (uint64_t x : words) {
+      for (unsigned k = 0; k < 4; ++k) {
+        uint32_t u = static_cast<uint16_t>(x >> (16 * k));
+        uint32_t bytes = (0xE0 | u >> 12) | ((0x80 | ((u >> 6) & 0x3F)) << 8) | ((0x80 | (u & 0x3F)) << 16);
+        std::memcpy(o, &bytes, 4);
+        o += 3;
+      }
+    }
+    return 24;
+  }
 };
 
 }  // namespace wasmjson
