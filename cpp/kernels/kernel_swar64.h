@@ -118,14 +118,19 @@ struct swar64_kernel {
   static constexpr uint64_t kOnes16 = 0x0001000100010001ULL;
   static constexpr uint64_t kHigh16 = 0x8000800080008000ULL;
   static inline uint64_t zero16(uint64_t t) { return ~(((t & ~kHigh16) + ~kHigh16) | t) & kHigh16; }
-  static inline uint64_t special16(uint64_t x) {
-    // Lanes >= 0x80 (any of bits 7..15 set) or < 0x20 (bits 5..15 all clear).
-    uint64_t wide = wide16(x);
-    uint64_t control = zero16(x & (kOnes16 * 0xFFE0));
-    uint64_t quote = zero16(x ^ (kOnes16 * '"'));
-    uint64_t backslash = zero16(x ^ (kOnes16 * '\\'));
-    return wide | control | quote | backslash;
+  // Units a JSON string escapes: '"', '\\', below 0x20 (bits 5..15 all clear).
+  static inline uint64_t escape16(uint64_t x) {
+    return zero16(x & (kOnes16 * 0xFFE0)) | zero16(x ^ (kOnes16 * '"')) | zero16(x ^ (kOnes16 * '\\'));
   }
+  // Those and lanes >= 0x80 (any of bits 7..15 set).
+  static inline uint64_t special16(uint64_t x) { return wide16(x) | escape16(x); }
+  // Eight units as two words of four lanes.
+  static inline void load_units(const uint16_t* p, uint64_t& x0, uint64_t& x1) {
+    std::memcpy(&x0, p, 8);
+    std::memcpy(&x1, p + 4, 8);
+  }
+  // Every bit of the lanes whose bit 15 `marks` sets.
+  static inline uint64_t marked_lanes(uint64_t marks) { return (marks >> 15) * 0xFFFF; }
   // The low byte of each lane, packed: four bytes in order.
   static inline uint64_t pack16(uint64_t x) {
     uint64_t y = x & 0x00FF00FF00FF00FFULL;
@@ -139,8 +144,7 @@ struct swar64_kernel {
   template <uint64_t (*stop)(uint64_t)>
   static inline size_t narrow_until(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
-    std::memcpy(&x0, p, 8);
-    std::memcpy(&x1, p + 4, 8);
+    load_units(p, x0, x1);
     uint64_t packed = pack16(x0) | (pack16(x1) << 32);
     std::memcpy(out, &packed, 8);
     uint64_t h0 = stop(x0);
@@ -152,13 +156,12 @@ struct swar64_kernel {
   static inline size_t narrow_ascii_run(const uint16_t* p, uint8_t* out) { return narrow_until<wide16>(p, out); }
   // Lanes >= 0x80 become 0x7F: their bit 15 from wide16, spread over the lane.
   static inline uint64_t clamp16(uint64_t x) {
-    uint64_t lanes = (wide16(x) >> 15) * 0xFFFF;
+    uint64_t lanes = marked_lanes(wide16(x));
     return (x & ~lanes) | (lanes & (kOnes16 * 0x7F));
   }
   static inline void narrow_clamped(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
-    std::memcpy(&x0, p, 8);
-    std::memcpy(&x1, p + 4, 8);
+    load_units(p, x0, x1);
     uint64_t packed = pack16(clamp16(x0)) | (pack16(clamp16(x1)) << 32);
     std::memcpy(out, &packed, 8);
   }
@@ -171,7 +174,7 @@ struct swar64_kernel {
     const uint64_t words[2] = {x0, x1};
     for (uint64_t x : words) {
       uint64_t two = wide16(x);  // bit 15 of lanes >= 0x80
-      uint64_t lanes = (two >> 15) * 0xFFFF;
+      uint64_t lanes = marked_lanes(two);
       uint64_t encoded = ((x >> 6) & (kOnes16 * 0x1F)) | (kOnes16 * 0xC0) | ((x & (kOnes16 * 0x3F)) << 8) |
                          (kOnes16 * 0x8000);
       uint64_t v = (x & ~lanes) | (encoded & lanes);
@@ -185,29 +188,21 @@ struct swar64_kernel {
   }
   static inline size_t utf8_pairs_run(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
-    std::memcpy(&x0, p, 8);
-    std::memcpy(&x1, p + 4, 8);
+    load_units(p, x0, x1);
     if ((x0 | x1) & (kOnes16 * 0xF800)) return 0;  // some unit >= 0x800
     return pairs_to_utf8(x0, x1, out);
   }
   static inline size_t string_pairs_run(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
-    std::memcpy(&x0, p, 8);
-    std::memcpy(&x1, p + 4, 8);
-    if ((x0 | x1) & (kOnes16 * 0xF800)) return 0;
-    // Units to escape: '"', '\\', below 0x20.
-    auto escapes = [](uint64_t x) {
-      return zero16(x & (kOnes16 * 0xFFE0)) | zero16(x ^ (kOnes16 * '"')) | zero16(x ^ (kOnes16 * '\\'));
-    };
-    if (escapes(x0) | escapes(x1)) return 0;
+    load_units(p, x0, x1);
+    if (((x0 | x1) & (kOnes16 * 0xF800)) || (escape16(x0) | escape16(x1))) return 0;
     return pairs_to_utf8(x0, x1, out);
   }
   // Eight units from 0x800 up, none a surrogate, as UTF-8: three bytes a unit, stored
   // four at a time.
   static inline size_t utf8_triples_run(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
-    std::memcpy(&x0, p, 8);
-    std::memcpy(&x1, p + 4, 8);
+    load_units(p, x0, x1);
     // Every lane's top five bits nonzero (>= 0x800), and not 11011 (a surrogate).
     auto declined = [](uint64_t x) {
       uint64_t top = x & (kOnes16 * 0xF800);
