@@ -43,6 +43,15 @@ const nodeUtf8Slice = NodeBufferCtor?.prototype.utf8Slice;
 const PIECES_FROM = 256 * 1024;
 const PIECE = 64 * 1024;
 
+// Whether the joined pieces are flattened before they are returned. From V8 12 (Node 22
+// on, Chromium) the engine's own results (JSON.stringify's, a decoder's) are flat
+// strings: a rope would leave its flattening to the caller's first read, a cost native's
+// results have already paid. V8 11 (Node 20) returns JSON.stringify's output as a rope
+// itself, and flattening ours there made one large string in memory new to the process
+// every call: without it, Node 20 runs stringify 1.46x, minify(text) 1.68x and
+// prettify(text) 2.20x faster (A/B, 2 processes), parse unchanged.
+const FLATTEN_PIECES = !(Number((globalThis as { process?: { versions?: { v8?: string } } }).process?.versions?.v8?.split('.')[0]) < 12);
+
 /**
  * bytes[begin, end) decoded piece by piece with `decode`, the pieces ending where
  * `cut(bytes, at)` moves each cut (a character boundary), joined into one flat string.
@@ -62,7 +71,7 @@ function decodePieces(
   }
   // The joined pieces are a rope; reading one character makes the engine flatten it into
   // one string now, so callers get what a single decode would have given them.
-  text.charCodeAt(0);
+  if (FLATTEN_PIECES) text.charCodeAt(0);
   return text;
 }
 

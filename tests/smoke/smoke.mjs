@@ -1,7 +1,7 @@
 // Runs on the machine's Node 20 (no test framework): the package imports by name, picks
 // a flavor and validates. `wasmjson` resolves through the package's own exports map.
 import assert from 'node:assert/strict';
-import { implementation, load, parse, validate, JsonSyntaxError } from 'wasmjson';
+import { implementation, load, minify, parse, prettify, stringify, validate, JsonSyntaxError } from 'wasmjson';
 
 assert.equal(validate('{"a":[1,2,{"b":null}]}'), true);
 assert.equal(validate('{"a":'), false);
@@ -29,4 +29,23 @@ for (const text of ['[1 2]', '{"a" 1}', '"abc', '[1] x', '\n\n  [-]', '[1,]', 't
   }
 }
 assert.deepEqual(parse('{"a":[1,2.5,"x"]}'), { a: [1, 2.5, 'x'] });
+// Outputs of 256 KiB and more are decoded in pieces, left joined as a rope on Node 20
+// (utf8.ts): ASCII and non-ASCII text, read whole and by character.
+for (const word of ['plain', 'кириллица', 'a\u{1F600}"\n']) {
+  const value = Array.from({ length: 12000 }, (_, i) => ({ id: i, text: `${word} ${i}` }));
+  const text = JSON.stringify(value);
+  assert.ok(text.length > 256 * 1024);
+  for (const [ours, native] of [
+    [stringify(value), text],
+    [stringify(value, null, 2), JSON.stringify(value, null, 2)],
+    [minify(JSON.stringify(value, null, 1)), text],
+    [prettify(text, { indent: 2 }), JSON.stringify(value, null, 2)],
+  ]) {
+    assert.equal(ours.length, native.length);
+    assert.equal(ours.charCodeAt(native.length - 3), native.charCodeAt(native.length - 3));
+    assert.equal(ours, native);
+  }
+  assert.deepEqual(parse(text), value);
+  assert.deepEqual(parse(new TextEncoder().encode(text)), value);
+}
 console.log(`smoke.mjs ok on Node ${process.version} (${implementation().flavor})`);
