@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "../core/utf8_to_utf16.h"
 #include "../core/writer.h"
 
 #include "active_kernel.h"
@@ -157,6 +158,15 @@ WJ_EXPORT uint32_t wj_writer_pad(write_session* s) {
   if (!out.reserve(out.data() ? out.data() + out.size() : nullptr, kPadding, limit)) return cmd::kOutOfMemory;
   s->report_output();
   return cmd::kOk;
+}
+
+// Outputs as UTF-16, for engines whose UTF-8 decoding is slow (Node 20: js/src/utf8.ts,
+// decodeUtf8In): the well-formed UTF-8 (or WTF-8) at data[0..len) as UTF-16 units at
+// out, which has room for len; returns how many. Reads and stores nothing past either.
+// (Here for every output, not only stringify's: exports.cpp is compiled with the PGO
+// profile, which has no counts for it.)
+WJ_EXPORT size_t wj_utf8_to_utf16(const uint8_t* data, size_t len, uint16_t* out) {
+  return utf8_to_utf16<active_kernel>(data, data + len, out);
 }
 
 // Gives back the strings area of a session after an unusually large document.

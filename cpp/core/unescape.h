@@ -35,6 +35,29 @@ WASMJSON_INLINE void copy_plain(const uint8_t*& p, const uint8_t* end, T*& o, St
   }
 }
 
+// The UTF-8 sequence at p (well-formed, lead >= 0x80: 2 to 4 bytes) as its one or two
+// UTF-16 units at o; advances both. A 3-byte sequence of a surrogate code point (WTF-8)
+// comes out as that unit.
+WASMJSON_INLINE void utf8_sequence_to_utf16(const uint8_t*& p, uint16_t*& o) {
+  uint8_t c = *p;
+  uint32_t cp;
+  if (c < 0xE0) {
+    cp = ((c & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+    p += 2;
+  } else if (c < 0xF0) {
+    cp = ((c & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    p += 3;
+  } else {
+    cp = ((c & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) | (p[3] & 0x3Fu);
+    p += 4;
+    cp -= 0x10000;
+    *o++ = static_cast<uint16_t>(0xD800 + (cp >> 10));
+    *o++ = static_cast<uint16_t>(0xDC00 + (cp & 0x3FF));
+    return;
+  }
+  *o++ = static_cast<uint16_t>(cp);
+}
+
 }  // namespace detail
 
 // Writes (end - begin) units at most to out, which has room for Kernel::width more;
@@ -75,22 +98,7 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
       continue;
     }
     // Well-formed UTF-8 (checked by the reader).
-    uint32_t cp;
-    if (c < 0xE0) {
-      cp = ((c & 0x1Fu) << 6) | (p[1] & 0x3Fu);
-      p += 2;
-    } else if (c < 0xF0) {
-      cp = ((c & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
-      p += 3;
-    } else {
-      cp = ((c & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) | ((p[2] & 0x3Fu) << 6) | (p[3] & 0x3Fu);
-      p += 4;
-      cp -= 0x10000;
-      *o++ = static_cast<uint16_t>(0xD800 + (cp >> 10));
-      *o++ = static_cast<uint16_t>(0xDC00 + (cp & 0x3FF));
-      continue;
-    }
-    *o++ = static_cast<uint16_t>(cp);
+    detail::utf8_sequence_to_utf16(p, o);
   }
   return static_cast<size_t>(o - out);
 }

@@ -11,7 +11,7 @@ import { at as navigateTo, atNarrowed, KIND_OBJECT, lazy as lazyDocument, NOT_NA
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { option, optionOf } from './options.js';
-import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8, NodeBufferCtor } from './utf8.js';
+import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8, decodeUtf8In, NodeBufferCtor } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | Uint8ClampedArray | ArrayBuffer | SharedArrayBuffer | DataView;
 
@@ -477,10 +477,12 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       if (region.len === source.length && indentLength === indent.length) {
         return decodeAscii(memory.bytes(), out, out + outLen, memory.builtins?.latin1);
       }
-      const text = decodeUtf8(memory.bytes().subarray(out, out + outLen));
       // Lone surrogates of the input became U+FFFD on the way in: only then (wasm saw
-      // one in a string) can the output hold one to put back.
-      return i32[report + 4] !== 0 ? restoreLoneSurrogates(source, text) : text;
+      // one in a string) can the output hold one to put back. (Read first: the decoding
+      // may grow memory, which empties i32.)
+      const sawReplacement = i32[report + 4] !== 0;
+      const text = decodeUtf8In(wasm, out, out + outLen);
+      return sawReplacement ? restoreLoneSurrogates(source, text) : text;
     } finally {
       memory.release(region);
     }
@@ -682,7 +684,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       if (!forbidden && !(isString && i32[report + 4] && !source.isWellFormed())) {
         const out = i32[report + 2] >>> 0;
         const end = out + (i32[report + 3] >>> 0);
-        return isString ? decodeUtf8(memory.bytes(), out, end) : copyOut(memory.bytes(), out, end);
+        return isString ? decodeUtf8In(wasm, out, end) : copyOut(memory.bytes(), out, end);
       }
     } finally {
       memory.release(region);
@@ -715,7 +717,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
         throw forbiddenIn(parse(text())) ?? new CanonicalizationError('a string contains a lone surrogate, which JCS forbids');
       }
       const out = i32[report + 2] >>> 0;
-      return decodeUtf8(memory.bytes(), out, out + (i32[report + 3] >>> 0));
+      return decodeUtf8In(wasm, out, out + (i32[report + 3] >>> 0));
     }) as string;
   }
 

@@ -37,6 +37,8 @@ export interface WasmExports {
   wj_utf16_to_utf8(units: number, n: number, out: number): number;
   /** Where n units may sit after the output of wj_utf16_to_utf8, in bytes (even). */
   wj_utf16_input_gap(n: number): number;
+  /** The well-formed UTF-8 (or WTF-8) at data[0..len) as UTF-16 units at out (room for len); returns how many. */
+  wj_utf8_to_utf16(data: number, len: number, out: number): number;
 }
 
 export type Flavor = 'simd128' | 'swar64';

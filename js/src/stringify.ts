@@ -16,7 +16,7 @@ import type { StringBuiltins } from './string-builtins.js';
 import { optionOf } from './options.js';
 import { concat, ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
-import { decodeAscii, decodeUtf8, NodeBufferCtor, type NodeBuffer } from './utf8.js';
+import { decodeAscii, decodeUtf8In, NodeBufferCtor, type NodeBuffer } from './utf8.js';
 
 /** JSON.stringify's replacer: a function (holder, key, value), or a list of property names. */
 export type Replacer = ((this: any, key: string, value: any) => any) | readonly (string | number)[] | null;
@@ -402,7 +402,7 @@ class Writer {
     try {
       if (flags & OUT_WTF8) return decodeWtf8(this.u8, ptr, end);
       if (!(flags & OUT_NON_ASCII)) return decodeAscii(this.u8, ptr, end, this.builtins?.latin1);
-      return decodeUtf8(this.u8, ptr, end);
+      return decodeUtf8In(this.wasm, ptr, end);
     } catch (e) {
       // Longer than a string can be: JSON.stringify's own error.
       if (e instanceof RangeError || (e as { code?: unknown })?.code === 'ERR_STRING_TOO_LONG') throw new RangeError('Invalid string length');

@@ -1,7 +1,7 @@
 // Runs on the machine's Node 20 (no test framework): the package imports by name, picks
 // a flavor and validates. `wasmjson` resolves through the package's own exports map.
 import assert from 'node:assert/strict';
-import { implementation, load, minify, parse, prettify, stringify, validate, JsonSyntaxError } from 'wasmjson';
+import { canonicalize, implementation, load, minify, parse, prettify, stringify, validate, JsonSyntaxError } from 'wasmjson';
 
 assert.equal(validate('{"a":[1,2,{"b":null}]}'), true);
 assert.equal(validate('{"a":'), false);
@@ -47,5 +47,21 @@ for (const word of ['plain', 'кириллица', 'a\u{1F600}"\n']) {
   }
   assert.deepEqual(parse(text), value);
   assert.deepEqual(parse(new TextEncoder().encode(text)), value);
+}
+// Non-ASCII output is made from its UTF-16 units on Node 20 (stringify.ts): short and
+// long text, every kind of character, and lone surrogates (escaped, another route).
+// The same for minify, prettify and canonicalize (whose ASCII output comes out the same;
+// canonicalize takes a string as JSON text).
+const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+for (const value of ['é', ['ж', 'a\\b', '\u{10FFFF}x'], { 'ключ': 'значение "в кавычках"\n', n: [1, 'ü'.repeat(100)], a: 'z' }, ['\ud800', 'é'], 'x'.repeat(70) + '€', { b: ['plain'], a: 1 }]) {
+  const text = JSON.stringify(value);
+  assert.equal(stringify(value), text);
+  assert.equal(stringify(value, null, '\t'), JSON.stringify(value, null, '\t'));
+  assert.equal(minify(JSON.stringify(value, null, 1)), text);
+  assert.equal(prettify(text, { indent: 2 }), JSON.stringify(value, null, 2));
+  if (typeof value === 'object' && !/\\ud[89ab]/.test(text)) {
+    assert.equal(canonicalize(value), JSON.stringify(sorted(value)));
+    assert.equal(canonicalize(text), JSON.stringify(sorted(value)));
+  }
 }
 console.log(`smoke.mjs ok on Node ${process.version} (${implementation().flavor})`);
