@@ -56,7 +56,10 @@ const FLATTEN_PIECES = !(v8Major() < 12);
  * Whether making a string of non-ASCII UTF-8 costs far more than making it of the same
  * text's UTF-16 units: Node 20's utf8Slice makes 560 KB of Cyrillic at about 180 MB/s
  * (V8 11's decoder), its ucs2Slice the same text's units, in pieces, in 32 us.
- * Outputs are then transcoded in wasm and made from their units (decodeUtf8In).
+ * Outputs are then transcoded in wasm and made from their units (decodeUtf8In). Node
+ * 20 only: on Node 26 the same route made stringify(gsoc-2018.json) 1.5x slower, and
+ * native's, timed beside it, 10x (the heap its large two-byte strings leave); Node 22
+ * and 24 measured too unsteadily here to decide.
  */
 const UTF8_DECODING_IS_SLOW = NodeBufferCtor?.prototype.ucs2Slice !== undefined && v8Major() < 12;
 
