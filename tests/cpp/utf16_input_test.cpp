@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../../cpp/core/utf16_input.h"
+#include "../support/random_units.h"
 #include "../support/utf8_reference.h"
 #include "kernels.h"
 
@@ -65,22 +66,6 @@ TYPED_TEST(Utf16InputTest, RandomTextsOfMixedRuns) {
   using K = TypeParam;
   std::mt19937_64 rng(20261130);
   for (int round = 0; round < 3000; ++round) {
-    std::vector<uint16_t> units;
-    size_t runs = rng() % 12;
-    for (size_t r = 0; r < runs; ++r) {
-      size_t len = rng() % 40;
-      int kind = static_cast<int>(rng() % 6);
-      for (size_t i = 0; i < len; ++i) {
-        switch (kind) {
-          case 0: units.push_back(static_cast<uint16_t>(0x20 + rng() % 0x5F)); break;   // ASCII
-          case 1: units.push_back(static_cast<uint16_t>(0x80 + rng() % 0x780)); break;  // 2 bytes
-          case 2: units.push_back(static_cast<uint16_t>(0x800 + rng() % 0xD000)); break;  // 3 bytes
-          case 3: units.push_back(0xD800 + rng() % 0x400); units.push_back(0xDC00 + rng() % 0x400); break;  // pairs
-          case 4: units.push_back(static_cast<uint16_t>(0xD800 + rng() % 0x800)); break;  // lone surrogates
-          default: units.push_back(static_cast<uint16_t>(rng())); break;
-        }
-      }
-    }
-    expect_transcodes<K>(units, "round " + std::to_string(round));
+    expect_transcodes<K>(test::random_units(rng), "round " + std::to_string(round));
   }
 }

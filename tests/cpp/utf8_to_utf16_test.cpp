@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "../../cpp/core/utf8_to_utf16.h"
+#include "../support/random_units.h"
+#include "../support/utf8_reference.h"
 #include "kernels.h"
 
 using namespace wasmjson;
@@ -18,41 +20,14 @@ TYPED_TEST_SUITE(Utf8ToUtf16Test, AllKernels, KernelNames);
 
 namespace {
 
-// UTF-16 units as WTF-8: pairs as one 4-byte sequence, a lone surrogate as the 3-byte
-// sequence of its code point.
-std::string wtf8(const std::vector<uint16_t>& units) {
-  std::string s;
-  for (size_t i = 0; i < units.size(); ++i) {
-    uint32_t c = units[i];
-    if (c >= 0xD800 && c < 0xDC00 && i + 1 < units.size() && units[i + 1] >= 0xDC00 && units[i + 1] < 0xE000) {
-      c = 0x10000 + ((c - 0xD800) << 10) + (units[++i] - 0xDC00);
-    }
-    if (c < 0x80) {
-      s += static_cast<char>(c);
-    } else if (c < 0x800) {
-      s += static_cast<char>(0xC0 | (c >> 6));
-      s += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      s += static_cast<char>(0xE0 | (c >> 12));
-      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      s += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      s += static_cast<char>(0xF0 | (c >> 18));
-      s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      s += static_cast<char>(0x80 | (c & 0x3F));
-    }
-  }
-  return s;
-}
-
 constexpr uint16_t kUntouched = 0xAAAA;
 
 // The text at the very end of a buffer of its own (a read past it is ASan's to find);
 // the units written, and none stored past the text's length.
 template <class K>
 void expect_units(const std::vector<uint16_t>& units, const std::string& label) {
-  std::string text = wtf8(units);
+  // WTF-8: each lone surrogate as the 3 bytes of its code point.
+  std::string text = utf8_reference::encode_utf16(units.data(), units.size(), true);
   std::vector<uint8_t> in(text.begin(), text.end());
   std::vector<uint16_t> out(text.size() + 8, kUntouched);
   size_t n = utf8_to_utf16<K>(in.data(), in.data() + in.size(), out.data());
@@ -87,22 +62,6 @@ TYPED_TEST(Utf8ToUtf16Test, RandomTextsOfMixedRuns) {
   using K = TypeParam;
   std::mt19937_64 rng(20261205);
   for (int round = 0; round < 3000; ++round) {
-    std::vector<uint16_t> units;
-    size_t runs = rng() % 12;
-    for (size_t r = 0; r < runs; ++r) {
-      size_t len = rng() % 40;
-      int kind = static_cast<int>(rng() % 6);
-      for (size_t i = 0; i < len; ++i) {
-        switch (kind) {
-          case 0: units.push_back(static_cast<uint16_t>(0x20 + rng() % 0x5F)); break;  // ASCII, backslashes too
-          case 1: units.push_back(static_cast<uint16_t>(0x80 + rng() % 0x780)); break;  // 2 bytes
-          case 2: units.push_back(static_cast<uint16_t>(0x800 + rng() % 0xD000)); break;  // 3 bytes
-          case 3: units.push_back(0xD800 + rng() % 0x400); units.push_back(0xDC00 + rng() % 0x400); break;  // pairs
-          case 4: units.push_back(static_cast<uint16_t>(rng() % 2 ? ' ' : 0x430 + rng() % 0x20)); break;  // words
-          default: units.push_back(static_cast<uint16_t>(rng())); break;  // anything, lone surrogates too
-        }
-      }
-    }
-    expect_units<K>(units, "round " + std::to_string(round));
+    expect_units<K>(test::random_units(rng), "round " + std::to_string(round));
   }
 }

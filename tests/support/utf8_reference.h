@@ -1,6 +1,6 @@
 // UTF-8 <-> code points / UTF-16 units, one at a time: the fuzzers' reference
 // encoder and decoder (tests/fuzz/fuzz_roundtrip.cpp, fuzz_strings.cpp, fuzz_utf16_input.cpp,
-// tests/cpp/utf16_input_test.cpp), independent of the core's.
+// tests/cpp/utf16_input_test.cpp, utf8_to_utf16_test.cpp), independent of the core's.
 //
 // WASMJSON_REFERENCE_FN, defined before including this, marks the function (a fuzzer
 // keeps the reference out of its coverage); it is empty by default.
