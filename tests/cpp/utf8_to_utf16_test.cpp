@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../../cpp/core/utf8_to_utf16.h"
-#include "../support/random_units.h"
+#include "../support/utf16_texts.h"
 #include "../support/utf8_reference.h"
 #include "kernels.h"
 
@@ -39,23 +39,7 @@ void expect_units(const std::vector<uint16_t>& units, const std::string& label) 
 
 TYPED_TEST(Utf8ToUtf16Test, EveryKindOfCharacterAtEveryPositionAndLength) {
   using K = TypeParam;
-  const std::vector<uint16_t> specials = {0x00, 0x22, 0x41, 0x5C, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E16,
-                                          0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF};
-  for (size_t n = 0; n <= 40; ++n) {
-    for (size_t at = 0; at < n; ++at) {
-      for (uint16_t u : specials) {
-        std::vector<uint16_t> units(n, 'x');
-        units[at] = u;
-        expect_units<K>(units, "n=" + std::to_string(n) + " at=" + std::to_string(at) + " u=" + std::to_string(u));
-      }
-      std::vector<uint16_t> units(n, 0x439);  // Cyrillic, with one ASCII byte or a pair at `at`
-      units[at] = ' ';
-      expect_units<K>(units, "space n=" + std::to_string(n) + " at=" + std::to_string(at));
-      units[at] = 0xD83D;
-      if (at + 1 < n) units[at + 1] = 0xDE00;
-      expect_units<K>(units, "pair n=" + std::to_string(n) + " at=" + std::to_string(at));
-    }
-  }
+  test::each_placed_unit([](const std::vector<uint16_t>& units, const std::string& label) { expect_units<K>(units, label); });
 }
 
 TYPED_TEST(Utf8ToUtf16Test, RandomTextsOfMixedRuns) {
