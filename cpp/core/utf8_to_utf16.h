@@ -1,7 +1,7 @@
-// UTF-8 text that is already known to be well-formed (the serializer's output) as UTF-16
-// code units. For engines whose own UTF-8 decoding is slow: Node 20 makes a string of
-// 560 KB of Cyrillic UTF-8 at about 180 MB/s, one of the same text's UTF-16 units
-// at memory speed (js/src/stringify.ts decodes stringify()'s output there this way).
+// UTF-8 text that is already known to be well-formed (an output of stringify, minify,
+// prettify or canonicalize) as UTF-16 code units. For engines whose own UTF-8 decoding
+// is slow: Node 20 makes a string of 560 KB of Cyrillic UTF-8 at about 180 MB/s, one of
+// the same text's UTF-16 units at memory speed (js/src/utf8.ts, decodeUtf8In).
 #pragma once
 #include <cstddef>
 #include <cstdint>
