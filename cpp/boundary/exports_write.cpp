@@ -160,7 +160,7 @@ WJ_EXPORT uint32_t wj_writer_pad(write_session* s) {
   return cmd::kOk;
 }
 
-// Outputs as UTF-16, for engines whose UTF-8 decoding is slow (Node 20: js/src/utf8.ts,
+// Outputs as UTF-16, for engines whose UTF-8 decoding is slow (Node 20 and 22: js/src/utf8.ts,
 // decodeUtf8In): the well-formed UTF-8 (or WTF-8) at data[0..len) as UTF-16 units at
 // out, which has room for len; returns how many. Reads and stores nothing past either.
 // (Here for every output, not only stringify's: exports.cpp is compiled with the PGO

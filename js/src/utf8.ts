@@ -57,11 +57,13 @@ const FLATTEN_PIECES = !(v8Major() < 12);
  * text's UTF-16 units: Node 20's utf8Slice makes 560 KB of Cyrillic at about 180 MB/s
  * (V8 11's decoder), its ucs2Slice the same text's units, in pieces, in 32 us.
  * Outputs are then transcoded in wasm and made from their units (decodeUtf8In). Node
- * 20 only: on Node 26 the same route made stringify(gsoc-2018.json) 1.5x slower, and
- * native's, timed beside it, 10x (the heap its large two-byte strings leave); Node 22
- * and 24 measured too unsteadily here to decide.
+ * 22 (V8 12) as well: stringify of gen:cyrillic.json 0.51x -> 0.81x native there,
+ * twitterescaped.json 0.77x -> 0.88x, gsoc-2018.json 10 -> 5.8 ms (3 processes each).
+ * Not from V8 13: on Node 26 the same route made stringify(gsoc-2018.json) 1.5x slower,
+ * and native's, timed beside it, 10x (the heap its large two-byte strings leave); Node
+ * 24 measured too unsteadily here to decide.
  */
-const UTF8_DECODING_IS_SLOW = NodeBufferCtor?.prototype.ucs2Slice !== undefined && v8Major() < 12;
+const UTF8_DECODING_IS_SLOW = NodeBufferCtor?.prototype.ucs2Slice !== undefined && v8Major() < 13;
 
 /** What decodeUtf8In needs of a module (cpp/boundary/exports_write.cpp). */
 export interface Utf8ToUtf16Exports {
