@@ -30,7 +30,7 @@ for (const text of ['[1 2]', '{"a" 1}', '"abc', '[1] x', '\n\n  [-]', '[1,]', 't
 }
 assert.deepEqual(parse('{"a":[1,2.5,"x"]}'), { a: [1, 2.5, 'x'] });
 // Outputs of 256 KiB and more are decoded in pieces, left joined as a rope on Node 20
-// (utf8.ts): ASCII and non-ASCII text, read whole and by character.
+// (utf8.ts, FLATTEN_PIECES): ASCII and non-ASCII text, read whole and by character.
 for (const word of ['plain', 'кириллица', 'a\u{1F600}"\n']) {
   const value = Array.from({ length: 12000 }, (_, i) => ({ id: i, text: `${word} ${i}` }));
   const text = JSON.stringify(value);
@@ -48,8 +48,9 @@ for (const word of ['plain', 'кириллица', 'a\u{1F600}"\n']) {
   assert.deepEqual(parse(text), value);
   assert.deepEqual(parse(new TextEncoder().encode(text)), value);
 }
-// Non-ASCII output is made from its UTF-16 units on Node 20 (stringify.ts): short and
-// long text, every kind of character, and lone surrogates (escaped, another route).
+// Non-ASCII output is made from its UTF-16 units on Node 20 and 22 (utf8.ts,
+// decodeUtf8In): short and long text, every kind of character, and lone surrogates
+// (escaped, another route).
 // The same for minify, prettify and canonicalize (whose ASCII output comes out the same;
 // canonicalize takes a string as JSON text).
 const sorted = (v) => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
