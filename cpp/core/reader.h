@@ -467,12 +467,15 @@ class reader {
       for (;;) {
         size_t saved;
         size_t run = Kernel::template utf8_run<kTracksUtf16>(p, saved);
-        if (run == Kernel::width) {
-          // A whole chunk steps by the constant width (see the plain runs above).
-          p += Kernel::width;
-          if constexpr (kTracksUtf16) delta16_ += saved & utf16_mask_;
-          continue;
+        if constexpr (Kernel::utf8_run_width == Kernel::width) {
+          if (run == Kernel::width) {
+            // A whole chunk steps by the constant width (see the plain runs above).
+            p += Kernel::width;
+            if constexpr (kTracksUtf16) delta16_ += saved & utf16_mask_;
+            continue;
+          }
         }
+        // (Runs over two words, swar64's, end anywhere: one branch for all lengths.)
         if (run) {
           // Runs end early at a sequence cut by the chunk's end; the next starts there.
           p += run;

@@ -21,7 +21,8 @@
 //   // without reading it: cpp/core/navigate.h).
 //   static size_t structural_stop(const uint8_t* p);
 //
-//   // n in [0, width]: p[0..n) is string content read in one step -- complete,
+//   static constexpr size_t utf8_run_width;   // bytes utf8_run examines (width; swar64: 16)
+//   // n in [0, utf8_run_width]: p[0..n) is string content read in one step -- complete,
 //   // well-formed UTF-8 sequences with no '"', '\\', control byte or 0xEF (U+FFFD's lead,
 //   // which the reader checks itself) -- starting at p, a character boundary. Sets
 //   // saved16 to n minus the UTF-16 units of p[0..n) (to 0 when kCount is false:
@@ -29,7 +30,8 @@
 //   // longest such run, down to 0; the reader then decodes one sequence itself.
 //   // simd128 returns the longest run, or 0 when the text up to and including the first
 //   // stop byte is ill-formed (a sequence cut short by the stop is ill-formed; one cut
-//   // by the chunk's end is not); swar64 only runs of 2-byte sequences; scalar always 0.
+//   // by the chunk's end is not); swar64 the longest run of plain ASCII and 2-byte
+//   // sequences over two words that starts with a 2-byte sequence; scalar always 0. Reads utf8_run_width bytes.
 //   template <bool kCount = true> static size_t utf8_run(const uint8_t* p, size_t& saved16);
 //
 //   // Index in [0, width] of the first byte that is not an ASCII digit.
@@ -97,9 +99,9 @@
 //   // narrowing runs in place).
 //   static void narrow_clamped(const uint16_t* p, uint8_t* out);
 //
-// Every function but the six over UTF-16 units (narrow_string_run, narrow_ascii_run,
-// utf8_pairs_run, string_pairs_run, utf8_triples_run, narrow_clamped) reads exactly `width` bytes
-// starting at p; callers guarantee they are readable (inputs carry kPadding bytes of
+// Every function but utf8_run (utf8_run_width bytes) and the six over UTF-16 units
+// (narrow_string_run, narrow_ascii_run, utf8_pairs_run, string_pairs_run,
+// utf8_triples_run, narrow_clamped) reads exactly `width` bytes starting at p; callers guarantee they are readable (inputs carry kPadding bytes of
 // padding, see padded_input.h) and that `out` has room for a whole chunk.
 #pragma once
 #include <cstddef>

@@ -19,6 +19,7 @@ struct scalar_kernel {
   }
   static inline size_t ascii_stop(const uint8_t* p) { return *p >= 0x80 ? 0 : 1; }
   // The reference validates one sequence at a time (cpp/core/utf8.h), so no run.
+  static constexpr size_t utf8_run_width = width;
   template <bool kCount = true>
   static inline size_t utf8_run(const uint8_t*, size_t& saved16) {
     saved16 = 0;

@@ -150,6 +150,7 @@ struct simd128_kernel {
   static inline size_t ascii_stop(const uint8_t* p) {
     return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_v128_load(p))));
   }
+  static constexpr size_t utf8_run_width = width;
   template <bool kCount = true>
   static inline size_t utf8_run(const uint8_t* p, size_t& saved16) {
     const v128_t v = wasm_v128_load(p);
