@@ -48,12 +48,6 @@ struct swar64_kernel {
   // from exact lane masks: a lead (C2..DF) must have a continuation (80..BF) in the next
   // lane and every continuation a lead before it. A full UTF-8 check in a 64-bit integer
   // costs more than the byte-wise path it would replace, so 3- and 4-byte sequences stop
-  // the run. (Runs of 2-byte sequences alone, a byte loop, ended at every space between
-  // words: Cyrillic text went back and forth between this and the ASCII scan.)
-  // Runs of plain ASCII and 2-byte sequences (Cyrillic, Greek, accented Latin, ...),
-  // from exact lane masks: a lead (C2..DF) must have a continuation (80..BF) in the next
-  // lane and every continuation a lead before it. A full UTF-8 check in a 64-bit integer
-  // costs more than the byte-wise path it would replace, so 3- and 4-byte sequences stop
   // the run. Two words per call: with one, a word of Cyrillic ended a run a lane early
   // about every other time (its lead's continuation in the next word), and the reader's
   // loop mispredicted on it; gen:cyrillic.json's wasm stage went from 0.9 to 1.5 GB/s.
