@@ -31,7 +31,8 @@
 //   // simd128 returns the longest run, or 0 when the text up to and including the first
 //   // stop byte is ill-formed (a sequence cut short by the stop is ill-formed; one cut
 //   // by the chunk's end is not); swar64 the longest run of plain ASCII and 2-byte
-//   // sequences over two words that starts with a 2-byte sequence; scalar always 0. Reads utf8_run_width bytes.
+//   // sequences over two words that starts with a 2-byte sequence; scalar always 0.
+//   // Reads utf8_run_width bytes.
 //   template <bool kCount = true> static size_t utf8_run(const uint8_t* p, size_t& saved16);
 //
 //   // Index in [0, width] of the first byte that is not an ASCII digit.
@@ -101,8 +102,9 @@
 //
 // Every function but utf8_run (utf8_run_width bytes) and the six over UTF-16 units
 // (narrow_string_run, narrow_ascii_run, utf8_pairs_run, string_pairs_run,
-// utf8_triples_run, narrow_clamped) reads exactly `width` bytes starting at p; callers guarantee they are readable (inputs carry kPadding bytes of
-// padding, see padded_input.h) and that `out` has room for a whole chunk.
+// utf8_triples_run, narrow_clamped) reads exactly `width` bytes starting at p; callers
+// guarantee they are readable (inputs carry kPadding bytes of padding, see
+// padded_input.h) and that `out` has room for a whole chunk.
 #pragma once
 #include <cstddef>
 #include <cstdint>

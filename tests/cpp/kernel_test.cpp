@@ -89,7 +89,8 @@ void check_utf8_run(const uint8_t* p) {
   // starts with a 2-byte sequence.
   if (std::is_same_v<K, swar64_kernel>) {
     size_t want = 0;
-    for (; p[0] >= 0xC2 && p[0] < 0xE0;) {
+    bool starts = p[0] >= 0xC2 && p[0] < 0xE0;
+    while (starts) {
       uint8_t b = p[want];
       if (want < K::utf8_run_width && b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
         want += 1;
