@@ -44,6 +44,11 @@ struct swar64_kernel {
     return first(~ws & kHigh);
   }
   static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
+  // 0x80 in each lane of `ascii` (bit 7 of the ASCII lanes) whose `v` (low 7 bits, bit 7
+  // clear) is b: exact in every lane, no sum carries out of its lane.
+  static inline uint64_t ascii_eq(uint64_t v, uint64_t ascii, uint8_t b) {
+    return ~((v ^ (kOnes * b)) + (kOnes * 0x7F)) & ascii;
+  }
   // Runs of plain ASCII and 2-byte sequences (Cyrillic, Greek, accented Latin, ...),
   // from exact lane masks: a lead (C2..DF) must have a continuation (80..BF) in the next
   // lane and every continuation a lead before it. A full UTF-8 check in a 64-bit integer
@@ -62,13 +67,12 @@ struct swar64_kernel {
     uint64_t ascii = ~x & kHigh;
     uint64_t low = x & ~kHigh;
     // Exact in every lane: no sum below carries out of its lane.
-    auto match = [ascii](uint64_t v, uint8_t b) { return ~((v ^ (kOnes * b)) + (kOnes * 0x7F)) & ascii; };
     uint64_t control = ~(low + kOnes * 0x60) & ascii;
     uint64_t cont = x & ~(x << 1) & kHigh;                             // 10xxxxxx
     uint64_t lead = x & (x << 1) & ~(x << 2) & kHigh;                  // 110xxxxx
     lead &= ((x & (kOnes * 0x1E)) + kOnes * 0x7F) & kHigh;             // but not C0, C1
     uint64_t other = x & kHigh & ~cont & ~lead;
-    return {lead, cont, match(low, '"') | match(low, '\\') | control | other};
+    return {lead, cont, ascii_eq(low, ascii, '"') | ascii_eq(low, ascii, '\\') | control | other};
   }
   // Where a word's run ends: at its first bad lane, or a lane earlier when that lane
   // lacks the continuation of the lead before it (then -1 for lane 0).
@@ -119,11 +123,10 @@ struct swar64_kernel {
     uint64_t low = x & ~kHigh;
     // '[' ']' '{' '}' are 0x5B 0x5D 0x7B 0x7D: with bit 5 set they are 0x7B or 0x7D.
     uint64_t folded = low | (kOnes * 0x20);
-    auto match = [ascii](uint64_t v, uint8_t b) { return ~((v ^ (kOnes * b)) + (kOnes * 0x7F)) & ascii; };
-    quote = match(low, '"');
-    backslash = match(low, '\\');
-    open = match(folded, '{');
-    close = match(folded, '}');
+    quote = ascii_eq(low, ascii, '"');
+    backslash = ascii_eq(low, ascii, '\\');
+    open = ascii_eq(folded, ascii, '{');
+    close = ascii_eq(folded, ascii, '}');
   }
   // Lane k of (quote >> 7) * kOnes is the number of quotes in lanes 0..k (at most 8: no
   // carry between lanes); its low bit, moved to bit 7, is the parity.
