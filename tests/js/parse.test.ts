@@ -1292,6 +1292,44 @@ for (const flavor of FLAVORS) {
       expect([err.code, err.offset, err.line, err.column]).toEqual(['INVALID_UTF8', 11, 3, 3]);
     });
 
+    it('2-byte characters mixed with ASCII (the kernels read them in runs): values, error offsets in units and bytes, invalid UTF-8 at every byte', () => {
+      // Words of Cyrillic, Greek and accented Latin between spaces, at every length up to
+      // past two kernel steps, so that runs end at every place: the value is JSON.parse's,
+      // an error after the string is at JSON.parse's offset in UTF-16 units (strings) or
+      // in bytes (bytes), and a byte that breaks the UTF-8 is refused where it stands.
+      const words = ['жж', 'éa', 'Ωμέγα', 'x', 'привет', 'ñ', 'ß-ø'];
+      const failures: string[] = [];
+      for (let n = 0; n <= 48; n++) {
+        let text = '';
+        for (let i = 0; text.length < n; i++) text += (i ? ' ' : '') + words[(i * 5 + n) % words.length];
+        text = text.slice(0, n);
+        const doc = `["${text}",1]`;
+        const value = parse(doc) as unknown[];
+        const bytesValue = parse(utf8(doc)) as unknown[];
+        if (value[0] !== text || bytesValue[0] !== text) failures.push(`${n}: ${JSON.stringify([value[0], bytesValue[0]])}`);
+        const bad = `["${text}"x]`;
+        const units = bad.lastIndexOf('x');
+        const bytes = utf8(bad.slice(0, units)).length;
+        const s = (attempt(() => parse(bad)) as { error: JsonSyntaxError }).error;
+        const b = (attempt(() => parse(utf8(bad))) as { error: JsonSyntaxError }).error;
+        if (s?.offset !== units || b?.offset !== bytes) failures.push(`${n}: error at ${s?.offset}/${b?.offset}, expected ${units}/${bytes}`);
+        const raw = utf8(doc);
+        for (let at = 2; at < raw.length - 4; at++) {
+          for (const breaking of [0xff, 0x80, 0xc0]) {
+            // A byte replaced: refused at the first byte that cannot stand there.
+            const broken = raw.slice();
+            broken[at] = breaking;
+            let expected = at;
+            if (breaking === 0x80 && (raw[at] & 0xc0) === 0x80) continue; // a continuation for a continuation: still well-formed
+            if ((raw[at] & 0xc0) === 0x80) expected = at - 1; // its lead now lacks its continuation
+            const err = (attempt(() => parse(broken)) as { error: JsonSyntaxError }).error;
+            if (err?.code !== 'INVALID_UTF8' || err.offset !== expected) failures.push(`${n} [${at}]=${breaking.toString(16)}: ${err?.code}@${err?.offset}, expected INVALID_UTF8@${expected}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
     it('invalid UTF-8 outside strings (stray bytes, UTF-16 text) is INVALID_UTF8 too, as docs/BOUNDARY.md says', () => {
       const cases: [number[], number][] = [
         [[0x5b, 0x31, 0x2c, 0xff, 0x5d], 3], // stray byte where a value is expected
