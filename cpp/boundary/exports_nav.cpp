@@ -24,6 +24,10 @@ struct nav_report {
   // and wj_nav_path: how far the lookup read (0 after an error)
   uint32_t end;
   uint32_t key_saw_replacement;  // 1 when a key read held U+FFFD (nav::cursor)
+  // wj_nav_path, when its first token indexes the array at `offset`: the element read
+  // last (path_walker::progress_index / progress_entry), also after an error; offset 0: none.
+  uint32_t progress_index;
+  uint32_t progress_offset;
 };
 constexpr uint32_t kNone = UINT32_MAX;
 nav_report g_nav;
@@ -38,7 +42,7 @@ wasmjson::nav::cursor make_cursor(const uint8_t* doc, size_t len, const wasmjson
   c.begin = doc;
   c.end = doc + len;
   if (ends) c.ends = ends->table();
-  g_nav = {0, 0, kNone, 0, 0, 0, 0, 0, 0};
+  g_nav = {0, 0, kNone, 0, 0, 0, 0, 0, 0, 0, 0};
   return c;
 }
 
@@ -125,9 +129,12 @@ WJ_EXPORT const nav_report* wj_nav_entries(const uint8_t* doc, size_t len, size_
 
 // The value the JSON Pointer pointer[0..len) (UTF-8, or WTF-8 for lone surrogates; it
 // starts with '/' and its '~' escapes are valid) leads to from the value at `offset`:
-// value = kNone when there is none; within = the kind of its container.
+// value = kNone when there is none; within = the kind of its container. With
+// resume_offset (not 0), an array at `offset` is read from its element resume_index
+// starting there (a previous call's progress in a text that starts as this one does).
 WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t offset, const uint8_t* pointer,
-                                        size_t pointer_len, const wasmjson::nav::container_ends* ends) {
+                                        size_t pointer_len, const wasmjson::nav::container_ends* ends,
+                                        size_t resume_index, size_t resume_offset) {
   auto c = make_cursor(doc, len, ends);
   if (!g_tokens.read(pointer, pointer_len)) {
     c.fail(wasmjson::error_code::out_of_memory, doc + offset);
@@ -135,12 +142,17 @@ WJ_EXPORT const nav_report* wj_nav_path(const uint8_t* doc, size_t len, size_t o
   }
   wasmjson::nav::kind within = wasmjson::nav::kind::none;
   wasmjson::nav::path_walker<active_kernel> walker(c, g_tokens, g_path, g_key_scratch);
+  if (resume_offset != 0) walker.resume_at(resume_index, doc + resume_offset);
   const uint8_t* v = walker.find(doc + offset, &within);
   if (v) {
     found(c, v);
     g_nav.within = static_cast<uint32_t>(within);
   }
   g_nav.end = static_cast<uint32_t>(walker.reach() - doc);
+  if (walker.progress_entry()) {
+    g_nav.progress_index = static_cast<uint32_t>(walker.progress_index());
+    g_nav.progress_offset = static_cast<uint32_t>(walker.progress_entry() - doc);
+  }
   return finish(c);
 }
 

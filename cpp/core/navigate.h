@@ -441,11 +441,29 @@ class path_walker {
   // read on to its end.
   const uint8_t* reach() const { return reach_; }
 
+  // Where the last find() was in the array at its root, when the first token indexes
+  // one: the element it read last (its index, and where it starts). A lookup that
+  // failed there (at() reads a long array from heads of the document, each read as a
+  // document of its own: an element past a head's end fails) can be resumed from it
+  // in a longer head, which holds the same text up to there. entry null: none.
+  size_t progress_index() const { return progress_index_; }
+  const uint8_t* progress_entry() const { return progress_entry_; }
+
+  // The next find() starts the root array's elements at `entry`, element `index` (a
+  // previous find's progress in a text that starts as this one does), instead of at the
+  // first. Only for a first token that indexes an array, at or past `index`.
+  void resume_at(size_t index, const uint8_t* entry) {
+    resume_index_ = index;
+    resume_entry_ = entry;
+  }
+
   // The value the tokens lead to from the value at root, or nullptr (none, or an error:
   // check the cursor). When found, *within = the kind of container it is a member of
   // (left alone for the value at root itself).
   const uint8_t* find(const uint8_t* root, kind* within) {
     reach_ = root;
+    progress_index_ = 0;
+    progress_entry_ = nullptr;
     frames_.clear();
     if (!frames_.reserve_more(tokens_.count())) return c_.fail(error_code::out_of_memory, root), nullptr;
     frames_.advance(tokens_.count());
@@ -509,7 +527,20 @@ class path_walker {
       if (is_object || (*p == '[' && tokens_.index(k, index))) {
         bool closed;
         const uint8_t* q = first_entry(p, closed);
-        for (size_t i = 0; !closed; ++i) {
+        size_t i = 0;
+        // (The root array's elements are counted, and may resume where a find stopped.)
+        const bool counted = k == 0 && !is_object;
+        if (counted && resume_entry_ && resume_index_ <= index && resume_entry_ > p && resume_entry_ < c_.end) {
+          // (A head may have ended within the whitespace before that element.)
+          q = skip_ws(resume_entry_);
+          i = resume_index_;
+          closed = false;
+        }
+        for (; !closed; ++i) {
+          if (counted) {
+            progress_index_ = i;
+            progress_entry_ = q;
+          }
           entry e;
           if (!read_entry<Kernel>(c_, q, is_object, e)) return k;
           if (is_object ? key_is(c_, e, tokens_.begin(k), tokens_.length(k), scratch_) : i == index) {
@@ -552,6 +583,10 @@ class path_walker {
   const uint8_t* stop_value_ = nullptr;
   const uint8_t* stop_end_ = nullptr;
   const uint8_t* reach_ = nullptr;
+  size_t progress_index_ = 0;
+  const uint8_t* progress_entry_ = nullptr;
+  size_t resume_index_ = 0;
+  const uint8_t* resume_entry_ = nullptr;
 };
 
 }  // namespace wasmjson::nav

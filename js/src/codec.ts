@@ -7,7 +7,7 @@ import { CanonicalizationError, forbiddenIn } from './canonicalize.js';
 import { getPrototypeOf, isArray } from './boxed.js';
 import type { WasmInstance } from './wasm-types.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
-import { at as navigateTo, atNarrowed, KIND_OBJECT, lazy as lazyDocument, NOT_NARROWED, ROOT, type LazyValue, type NavHost } from './navigate.js';
+import { at as navigateTo, atNarrowed, KIND_OBJECT, lazy as lazyDocument, NOT_NARROWED, ROOT, type LazyValue, type NavHost, type PathProgress } from './navigate.js';
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { option, optionOf } from './options.js';
@@ -179,6 +179,16 @@ function restoreLoneSurrogates(input: string, output: string): string {
 }
 const OUT_OF_MEMORY = 18;
 
+/** at() reads an array of at least this many units or bytes from heads of the input (see at). */
+const AT_HEADS_FROM = 4 * 1024 * 1024;
+/** The first head's units or bytes: each next is 8 times longer, up to a 16th of the input; then the whole input. */
+const AT_HEAD = 64 * 1024;
+/** at()'s progress through the heads of an input, and whether they are read narrowed. */
+interface HeadProgress extends PathProgress {
+  narrowed: boolean | undefined;
+}
+/** What at()'s try on a head returns, or throws, when the head does not answer. */
+const NOT_ANSWERED: unique symbol = Symbol('wasmjson: not answered in the head');
 /** Thrown by at()'s first try on a string that holds a lone surrogate (see at). */
 const LONE_SURROGATE_FOUND = new Error('wasmjson: the string input holds a lone surrogate');
 /** Pointers that at() may evaluate on a string's narrowed units (see atNarrowed): ASCII, no 0x7F, not the root. */
@@ -558,6 +568,97 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
 
   function at(input: JsonInput, pointer: string): unknown {
     const source = asInput(input, 'at');
+    // A long array is read from growing heads of the input: a path to one of its first
+    // elements then costs copying and reading a head, not the whole input into wasm
+    // memory (which at() otherwise spends most of its time on). Each head is read as a
+    // document of its own, from the element the last one stopped at (PathProgress), so
+    // what the heads read is not read again; each is copied anew (a copy costs a tenth
+    // of reading what it holds). Only arrays: a key is looked up to the end of its object
+    // (the last of duplicate keys is the one JSON.parse keeps), so under an object at the
+    // top no head can answer.
+    if (typeof pointer === 'string' && pointer.charCodeAt(0) === 0x2f && source.length >= AT_HEADS_FROM && rootIsArray(source)) {
+      const progress: HeadProgress = { index: 0, offset: 0, narrowed: undefined };
+      for (let n = AT_HEAD; ; n *= 8) {
+        // The last head is the whole input.
+        const whole = n * 16 > source.length;
+        const value = atHead(source, whole ? source.length : n, pointer, progress);
+        if (value !== NOT_ANSWERED) return value;
+        if (whole) break;
+      }
+      // Not answered (an error, a lone surrogate's U+FFFD...): at() as for any input,
+      // which finds and places errors as JSON.parse would.
+    }
+    return atWhole(source, pointer);
+  }
+
+  /** Whether the input's first character past whitespace (and a bytes input's BOM) is '['. */
+  function rootIsArray(source: string | Uint8Array): boolean {
+    const isString = typeof source === 'string';
+    let i = !isString && source[0] === 0xef && source[1] === 0xbb && source[2] === 0xbf ? 3 : 0;
+    for (;;) {
+      const c = isString ? source.charCodeAt(i) : source[i];
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c === 0x5b;
+      i++;
+    }
+  }
+
+  /**
+   * at() on the first `n` units or bytes of `source` (a string is not cut between the
+   * halves of a pair), or NOT_ANSWERED. What follows the head reads as the end of
+   * input, so every read that reaches past it fails, and any failure (whatever its
+   * cause) leaves the answer to a longer head; what is read within the head is the
+   * input's own text, so an answer found there is the input's. `progress` is where the
+   * lookup resumes, and where it records how far it got.
+   */
+  function atHead(source: string | Uint8Array, n: number, pointer: string, progress: HeadProgress): unknown {
+    if (typeof source !== 'string') {
+      try {
+        return navigateTo(headNavHost, n === source.length ? source : source.subarray(0, n), pointer, progress);
+      } catch {
+        return NOT_ANSWERED;
+      }
+    }
+    if (!pointer.isWellFormed() || pointer.includes('\ufffd')) return NOT_ANSWERED;
+    const last = source.charCodeAt(n - 1);
+    const head = n === source.length ? source : source.slice(0, last >= 0xd800 && last < 0xdc00 ? n - 1 : n);
+    // Offsets of the narrowed units are not those of the UTF-8: progress made in one is
+    // not resumed in the other (a head and the whole input may take different routes).
+    const narrowed = narrows && memory.navigatesNarrowed(head) && NARROWED_POINTER.test(pointer);
+    if (narrowed !== progress.narrowed) {
+      progress.index = 0;
+      progress.offset = 0;
+      progress.narrowed = narrowed;
+    }
+    if (narrowed) {
+      const value = atNarrowed(narrowedNavHost, head, pointer, progress);
+      return value === NOT_NARROWED ? NOT_ANSWERED : value;
+    }
+    try {
+      return navigateTo(headNavHost, head, pointer, progress);
+    } catch {
+      return NOT_ANSWERED;
+    }
+  }
+
+  // atHead()'s host: every failure ends the try, as does U+FFFD in a key read or in the
+  // value of a string head (it may stand for a lone surrogate: see atWhole).
+  const headNavHost: NavHost = {
+    ...navHost,
+    fail(): never {
+      throw NOT_ANSWERED;
+    },
+    valueAt(region, begin, source, within) {
+      const value = parseValueAt(region, begin, source, within);
+      if (lastValueSawReplacement && typeof source === 'string') throw NOT_ANSWERED;
+      return value;
+    },
+    keySawReplacement(source): void {
+      if (typeof source === 'string') throw NOT_ANSWERED;
+    },
+  };
+
+  /** at() read from the whole input. */
+  function atWhole(source: string | Uint8Array, pointer: string): unknown {
     // A string is first navigated as it is, without the scan for lone surrogates that
     // navigable() makes (a fifth of at()'s time on twitter.json, a two-byte string).
     // TextEncoder writes each one as U+FFFD, which matters only where the input is then

@@ -23,7 +23,7 @@ export interface WasmExports {
   // `ends`: the document's container ends (wj_nav_ends_build), or 0.
   wj_nav_child(doc: number, len: number, offset: number, key: number, keyLen: number, index: number, ends: number): number;
   wj_nav_entries(doc: number, len: number, offset: number, ends: number): number;
-  wj_nav_path(doc: number, len: number, offset: number, pointer: number, pointerLen: number, ends: number): number;
+  wj_nav_path(doc: number, len: number, offset: number, pointer: number, pointerLen: number, ends: number, resumeIndex: number, resumeOffset: number): number;
   /** The ends of every container of a document, for the calls above (0: out of memory); freed by wj_nav_ends_free. */
   wj_nav_ends_build(doc: number, len: number): number;
   wj_nav_ends_free(ends: number): void;

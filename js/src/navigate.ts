@@ -570,8 +570,20 @@ function countRead(host: NavHost, region: Region, r: number, offset: number, rea
 }
 
 /**
+ * How far a path lookup got through the array at the top, when its first token indexes
+ * one: the element it read last (index, and byte offset where it starts; 0: none).
+ * at() reads a long array from growing heads of the input, each from the last one's
+ * progress (wj_nav_path's resume).
+ */
+export interface PathProgress {
+  index: number;
+  offset: number;
+}
+
+/**
  * The value a (non-empty, valid) JSON Pointer leads to from the container at offset:
- * one wasm call for the whole path; undefined when there is none.
+ * one wasm call for the whole path; undefined when there is none. With `progress`, the
+ * lookup resumes from it and records its own there (also when it fails).
  */
 function path(
   host: NavHost,
@@ -581,18 +593,30 @@ function path(
   pointer: string,
   /** The lazy document the lookup is made in (what it reads is counted), if any. */
   reads?: LazyDocument,
+  progress?: PathProgress,
 ): { offset: number; kind: number; within: number } | undefined {
   let reportPtr: number;
+  const resumeIndex = progress?.index ?? 0;
+  const resumeOffset = progress?.offset ?? 0;
   if (pointer.isWellFormed()) {
     const { ptr, length } = placeKey(host, pointer);
-    reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, ptr, length, region.ends ?? 0);
+    reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, ptr, length, region.ends ?? 0, resumeIndex, resumeOffset);
   } else {
     const bytes = wtf8KeyBytes(pointer);
     const pointerRegion = host.memory.acquireOwned(bytes);
     try {
-      reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, pointerRegion.ptr, bytes.length, region.ends ?? 0);
+      reportPtr = host.wasm.wj_nav_path(region.ptr, region.len, offset, pointerRegion.ptr, bytes.length, region.ends ?? 0, resumeIndex, resumeOffset);
     } finally {
       host.memory.release(pointerRegion);
+    }
+  }
+  if (progress !== undefined) {
+    // (Before call(), which throws the lookup's error.)
+    const i32 = host.memory.wide().i32;
+    const at = (reportPtr >>> 2) + 9;
+    if (i32[at + 1] !== 0) {
+      progress.index = i32[at] >>> 0;
+      progress.offset = i32[at + 1] >>> 0;
     }
   }
   const r = call(host, source, region, reportPtr);
@@ -643,8 +667,12 @@ function root(host: NavHost, region: Region, source: string | Uint8Array): { off
   return { offset: i32[r + 2] >>> 0, kind: i32[r + 3] };
 }
 
-/** at(input, pointer): the value at the pointer, or undefined. */
-export function at(host: NavHost, source: string | Uint8Array, pointer: string): unknown {
+/**
+ * at(input, pointer): the value at the pointer, or undefined. With `progress` (a
+ * pointer whose first token indexes the array at the top), the lookup resumes from it
+ * and records its own there (see PathProgress).
+ */
+export function at(host: NavHost, source: string | Uint8Array, pointer: string, progress?: PathProgress): unknown {
   const tokens = pointerTokens(pointer);
   const region = host.memory.acquire(source);
   try {
@@ -655,7 +683,7 @@ export function at(host: NavHost, source: string | Uint8Array, pointer: string):
       host.valueAt(region, offset, source, ROOT);
       return undefined;
     }
-    const found = path(host, region, source, offset, pointer);
+    const found = path(host, region, source, offset, pointer, undefined, progress);
     return found === undefined ? undefined : memberValue(host, region, source, found.offset, found.kind, found.within);
   } finally {
     host.memory.release(region);
@@ -675,13 +703,13 @@ export const NOT_NARROWED: unique symbol = Symbol('wasmjson: not narrowed');
  * the UTF-8 (and places and words as JSON.parse would), and for a document that is a
  * scalar. `host` throws NOT_NARROWED from fail(), and parses with no error rewriting.
  */
-export function atNarrowed(host: NavHost, source: string, pointer: string): unknown {
+export function atNarrowed(host: NavHost, source: string, pointer: string, progress?: PathProgress): unknown {
   let region: Region | undefined;
   try {
     region = host.memory.acquireNarrowed(source);
     const top = root(host, region, source);
     if (top.kind !== KIND_OBJECT && top.kind !== KIND_ARRAY) return NOT_NARROWED;
-    const found = path(host, region, source, top.offset, pointer);
+    const found = path(host, region, source, top.offset, pointer, undefined, progress);
     if (found === undefined) return undefined;
     const r = call(host, source, region, host.wasm.wj_nav_value_end(region.ptr, region.len, found.offset));
     const i32 = host.memory.wide().i32;

@@ -1,6 +1,7 @@
 // Navigation (cpp/core/navigate.h): skipping whole values a 64-byte block at a time
 // agrees with a byte-by-byte reference on every container of real and generated
 // documents, in every kernel; block_masks agrees with the scalar kernel's.
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -265,4 +266,74 @@ TYPED_TEST(NavigateTest, PathWalkerAgreesWithLookupsPerToken) {
   EXPECT_FALSE(tokens.index(3, v));
   EXPECT_FALSE(tokens.index(4, v));
   EXPECT_FALSE(tokens.index(5, v));
+}
+
+// A lookup through an array at the top resumes from the element a lookup in a head of
+// the document (its first bytes, read as a document of its own) got to: the same value
+// and outcome as a lookup in the whole document from its start, through a chain of
+// heads cut anywhere (inside tokens, strings, whitespace); the progress it reports is
+// the start of an element read, never past what the head held.
+TYPED_TEST(NavigateTest, PathWalkerResumesInTheArrayAtTheTop) {
+  std::mt19937 rng(11);
+  nav::pointer_tokens tokens;
+  growable<nav::path_frame> frames;
+  growable<uint8_t> scratch;
+  int resumed = 0;
+  for (int i = 0; i < 1500; ++i) {
+    int n = 1 + static_cast<int>(rng() % 12);
+    std::string doc = "[";
+    for (int k = 0; k < n; ++k) {
+      if (k) doc += rng() % 3 ? "," : " ,\n ";
+      doc += rng() % 5 ? random_nested(rng, 4) : std::string("\"s[{\\\"") + "x\"";
+    }
+    doc += rng() % 2 ? "]" : " ]";
+    std::string pointer = "/" + std::to_string(rng() % (n + 2));
+    for (int d = static_cast<int>(rng() % 3); d > 0; --d) pointer += std::string("/") + "ab01"[rng() % 4];
+    ASSERT_TRUE(tokens.read(reinterpret_cast<const uint8_t*>(pointer.data()), pointer.size()));
+
+    padded_input whole(doc);
+    nav::cursor fresh{whole.data(), whole.data() + whole.size()};
+    nav::kind want_within = nav::kind::none;
+    const uint8_t* want;
+    {
+      nav::path_walker<TypeParam> walker(fresh, tokens, frames, scratch);
+      want = walker.find(whole.data(), &want_within);
+    }
+
+    // Heads at increasing cuts, each resumed from the last one's progress, then the whole.
+    size_t index = 0, offset = 0;
+    std::vector<size_t> cuts;
+    for (int k = static_cast<int>(rng() % 4); k > 0; --k) cuts.push_back(1 + rng() % doc.size());
+    std::sort(cuts.begin(), cuts.end());
+    cuts.push_back(doc.size());
+    for (size_t cut : cuts) {
+      padded_input head(doc.substr(0, cut));
+      nav::cursor c{head.data(), head.data() + head.size()};
+      nav::path_walker<TypeParam> walker(c, tokens, frames, scratch);
+      if (offset != 0) {
+        walker.resume_at(index, head.data() + offset);
+        ++resumed;
+      }
+      nav::kind within = nav::kind::none;
+      const uint8_t* got = walker.find(head.data(), &within);
+      if (cut == doc.size()) {
+        ASSERT_EQ(c.code, fresh.code) << doc << " " << pointer;
+        ASSERT_EQ(got ? got - head.data() : -1, want ? want - whole.data() : -1) << doc << " " << pointer;
+        if (want) ASSERT_EQ(within, want_within);
+        break;
+      }
+      // A head that answers (a value, or none) answers as the whole document does.
+      if (c.code == error_code::ok) {
+        ASSERT_EQ(fresh.code, error_code::ok) << doc << " " << pointer;
+        ASSERT_EQ(got ? got - head.data() : -1, want ? want - whole.data() : -1) << doc << " " << pointer;
+      }
+      if (walker.progress_entry()) {
+        ASSERT_GE(walker.progress_index(), index);
+        ASSERT_LE(static_cast<size_t>(walker.progress_entry() - head.data()), cut);
+        index = walker.progress_index();
+        offset = static_cast<size_t>(walker.progress_entry() - head.data());
+      }
+    }
+  }
+  EXPECT_GT(resumed, 1000);
 }

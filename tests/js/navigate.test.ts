@@ -480,6 +480,92 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    describe('at() of long arrays (read from growing heads of the input)', () => {
+      // Over 4 MiB: heads of 64K and 512K units or bytes (8.5 MiB), then the whole input.
+      const record = (i: number, wide: boolean): string =>
+        JSON.stringify({
+          id: i,
+          name: (wide ? '日本' : 'ab').repeat(1 + ((i * 7919) % 23)) + (i % 50 === 0 ? 'x'.repeat(70000) : ''),
+          tags: [i % 3, 'é', { k: i }],
+          nested: { 'é': [i, { deep: i % 5 === 0 ? null : String(i) }] },
+        });
+      const build = (wide: boolean, minUnits: number): { text: string; starts: number[]; byteStarts: number[] } => {
+        const parts: string[] = [];
+        const starts: number[] = [];
+        const byteStarts: number[] = [];
+        let units = 1;
+        let bytes = 1;
+        for (let i = 0; units < minUnits; i++) {
+          const sep = i === 0 ? '' : i % 4 === 0 ? ' ,\n  ' : ',';
+          const r = record(i, wide);
+          starts.push(units + sep.length);
+          byteStarts.push(bytes + utf8.encode(sep).length);
+          parts.push(sep + r);
+          units += sep.length + r.length;
+          bytes += utf8.encode(sep + r).length;
+        }
+        return { text: `[${parts.join('')}]`, starts, byteStarts };
+      };
+      // Elements that start near a head's end (and first, last, past the end).
+      const near = (starts: number[], bounds: number[]): number[] => {
+        const out = new Set([0, 1, starts.length - 1, starts.length]);
+        for (const b of bounds) {
+          const k = starts.findIndex((s) => s > b);
+          for (let j = Math.max(0, k - 3); j < Math.min(starts.length, k + 2); j++) out.add(j);
+        }
+        return [...out];
+      };
+      const BOUNDS = [65536, 524288];
+      for (const [label, wide, minUnits] of [['ASCII text', false, 4.5e6], ['two-byte text', true, 8.9e6]] as const) {
+        it(`finds what JSON.parse + a walk finds: ${label} and its UTF-8 bytes`, () => {
+          const { text, starts, byteStarts } = build(wide, minUnits);
+          const value = JSON.parse(text);
+          const bytes = utf8.encode(text);
+          for (const [input, at] of [[text, starts], [bytes, byteStarts]] as const) {
+            for (const i of near(at, BOUNDS)) {
+              for (const rest of ['', '/id', '/name', '/tags/2/k', '/nested/é/1/deep', '/nested/x', '/tags/3']) {
+                const p = `/${i}${rest}`;
+                expect(jsonDiff(codec.at(input, p), walk(value, p)), `${label} ${p}`).toBe('');
+              }
+            }
+            for (const p of ['/-', '/x', '/01', `/${value.length + 5}/id`]) expect(codec.at(input, p), p).toBeUndefined();
+          }
+        });
+      }
+
+      it('fails, or answers, as at() read every input before heads (damaged near their ends)', () => {
+        // The reference: the input inside an array, [input], and '/0' + the pointer. No
+        // head answers there (its one element spans them all), so the whole of it is read
+        // from its start, as at() read every input before heads, and the lookup reads
+        // what it reads in the input. (Its errors may be other ones: the document differs.)
+        const { text, starts } = build(false, 4.3e6);
+        const rng = new Rng(2613);
+        const pieces = ['{', '}', '[', ']', ',', ':', '"', '\\', 'x', ' ', 'tru', 'é'];
+        let failed = 0;
+        for (let n = 0; n < 12; n++) {
+          const k = rng.pick([rng.int(4), rng.int(40), ...near(starts, BOUNDS)]);
+          const cut = Math.min(text.length - 1, starts[Math.min(k, starts.length - 1)] + rng.int(60));
+          const doc = text.slice(0, cut) + rng.pick(pieces) + text.slice(cut + rng.int(2));
+          for (const input of [doc, utf8.encode(doc)]) {
+            const wrapped = typeof input === 'string' ? `[${input}]` : utf8.encode(`[${doc}]`);
+            for (const i of [0, Math.max(0, k - 1), k, k + 1, k + 5]) {
+              for (const p of [`/${i}/nested/é/0`, `/${i}/nested`, `/${i}`]) {
+                const got = attempt(() => codec.at(input, p));
+                const want = attempt(() => codec.at(wrapped, `/0${p}`));
+                expect(got.ok, `${p} after a change at ${cut}: ${got.ok ? '' : (got.error as Error).message}`).toBe(want.ok);
+                if (got.ok && want.ok) expect(jsonDiff(got.value, want.value), p).toBe('');
+                if (!got.ok) {
+                  failed++;
+                  expect(got.error, p).toBeInstanceOf(SyntaxError);
+                }
+              }
+            }
+          }
+        }
+        expect(failed).toBeGreaterThan(20);
+      });
+    });
+
     describe('at() on long two-byte strings (read as their units narrowed to bytes)', async () => {
       // The reference: the same lookups through the string's UTF-8 (stringInput 'utf8'
       // never takes the narrowed route), and JSON.parse + a walk.
