@@ -31,6 +31,7 @@ struct reformat_report {
 };
 reformat_report g_reformat_report;
 wasmjson::growable<uint8_t> g_reformat_out;
+wasmjson::growable<uint8_t> g_narrowed;
 wasmjson::growable<uint8_t> g_reformat_line;
 }  // namespace
 
@@ -105,5 +106,19 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
   g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(output));
   g_reformat_report.output_len = static_cast<uint32_t>(output_len);
   g_reformat_report.saw_replacement = saw_replacement ? 1 : 0;
+  return &g_reformat_report;
+}
+
+// minify() of a string as its UTF-16 units: units[0..n) (an even address, with 16
+// bytes after it that may be read) rewritten in place with no whitespace. The report's
+// output is `units`, output_len and error_offset count units.
+WJ_EXPORT const reformat_report* wj_minify_units(uint8_t* units, size_t n) {
+  size_t output_len = 0;
+  wasmjson::result r = wasmjson::minify_units<active_kernel>(units, n, g_narrowed, g_stack, &output_len);
+  g_reformat_report.code = static_cast<uint32_t>(r.code);
+  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
+  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(units));
+  g_reformat_report.output_len = static_cast<uint32_t>(output_len);
+  g_reformat_report.saw_replacement = 0;
   return &g_reformat_report;
 }

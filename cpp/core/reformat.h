@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "growable.h"
+#include "narrowed_units.h"
 #include "reader.h"
 #include "validate.h"
 
@@ -219,6 +220,67 @@ class minify_in_place_writer : public null_sink {
   uint8_t* o_;               // the output cursor, at or before pending_
   const uint8_t* pending_;  // start of the input not yet moved
 };
+
+// minify() of string input as its UTF-16 units: the reader reads the units narrowed
+// (narrowed_units.h: every unit that is not ASCII becomes 0x7F), which hold the same
+// structure at the same offsets, and the gaps it reports are dropped from the units
+// themselves. For text that is not ASCII this spares transcoding the input to UTF-8 and
+// the output back (the engines' slow part), and the reader checks no UTF-8. What the
+// narrowing loses decides nothing here: 0x7F, as any unit from 0x80, may stand in a
+// string and nowhere else (a lone surrogate, which JSON.parse takes in a string, too).
+class minify_units_writer : public null_sink {
+ public:
+  minify_units_writer(const uint8_t* narrowed, uint16_t* units) : base_(narrowed), units_(units) {}
+
+  void whitespace(const uint8_t* begin, const uint8_t* end) {
+    size_t b = static_cast<size_t>(begin - base_);
+    size_t e = static_cast<size_t>(end - base_);
+    size_t n = b - pending_;
+    // Short pieces as one fixed 16-byte move (8 units; the buffer has padding to read
+    // past its last unit), where the store stays short of the units still to move (from
+    // e on), as minify_in_place_writer does.
+    if (n <= 8 && e - o_ >= 8) [[likely]] {
+      uint16_t piece[8];
+      std::memcpy(piece, units_ + pending_, 16);
+      std::memcpy(units_ + o_, piece, 16);
+      o_ += n;
+    } else {
+      o_ = move_units(units_, o_, pending_, n);
+    }
+    pending_ = e;
+  }
+  // After a successful read of n units: the output's length in units.
+  size_t finish(size_t n) { return move_units(units_, o_, pending_, n - pending_); }
+
+ private:
+  __attribute__((noinline)) static size_t move_units(uint16_t* units, size_t to, size_t from, size_t n) {
+    if (to != from) std::memmove(units + to, units + from, 2 * n);
+    return to + n;
+  }
+
+  const uint8_t* base_;  // the narrowed units the reader reads
+  uint16_t* units_;      // the units themselves, rewritten
+  size_t o_ = 0;         // the output cursor (units), at or before pending_
+  size_t pending_ = 0;   // start of the units not yet moved
+};
+
+// Minifies the n UTF-16 units at `units` (even address, followed by at least 16 bytes
+// it may read) in place: *out_len units of output from `units` on. `narrowed` is
+// scratch for the narrowed units. Error offsets are in units; on failure the units are
+// left partly rewritten.
+template <class Kernel>
+result minify_units(uint8_t* units, size_t n, growable<uint8_t>& narrowed, byte_stack& stack, size_t* out_len) {
+  narrowed.clear();
+  if (!narrowed.reserve_more(n + kPadding)) return {error_code::out_of_memory, 0};
+  narrow_units<Kernel>(units, n, narrowed.data());
+  std::memset(narrowed.data() + n, 0, kPadding);
+  minify_units_writer sink(narrowed.data(), reinterpret_cast<uint16_t*>(units));
+  reader<Kernel, minify_units_writer> rd(narrowed.data(), n, sink, stack, 0);
+  result r = rd.run_inline();
+  if (!r.ok()) return r;
+  *out_len = sink.finish(n);
+  return r;
+}
 
 // Minifies data[0..len) in place (requires kPadding zero bytes after data[len - 1]):
 // the output starts at data + *out_begin (after a skipped BOM) and is *out_len bytes.

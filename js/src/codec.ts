@@ -469,6 +469,10 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       const text = reformat(source, INDENT_PLACEHOLDERS.slice(0, indent.length), fn) as string;
       return text.replace(INDENT_PLACEHOLDER, (c) => indent[c.charCodeAt(0) - INDENT_PLACEHOLDERS.charCodeAt(0)]);
     }
+    if (isString && indent === '' && memory.minifiesUnits(source)) {
+      const text = minifyUnits(source);
+      if (text !== undefined) return text;
+    }
     const indentLength = placeIndent(indent);
     const region = memory.acquire(source);
     try {
@@ -493,6 +497,26 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       const sawReplacement = i32[report + 4] !== 0;
       const text = decodeUtf8In(wasm, out, out + outLen);
       return sawReplacement ? restoreLoneSurrogates(source, text) : text;
+    } finally {
+      memory.release(region);
+    }
+  }
+
+  /**
+   * minify() of a string read as its UTF-16 units (Memory.minifiesUnits), or undefined
+   * when it is not valid JSON: the UTF-8 route then finds the error again and places and
+   * words it as for any input.
+   */
+  function minifyUnits(source: string): string | undefined {
+    const region = memory.acquireUnits(source);
+    try {
+      const report = wasm.wj_minify_units(region.ptr, region.len) >>> 2;
+      const i32 = memory.wide().i32;
+      if (i32[report] !== 0) return undefined;
+      const outUnits = i32[report + 3] >>> 0;
+      // Nothing dropped: the text is already minified, and a string is immutable.
+      if (outUnits === source.length) return source;
+      return decodeUtf16(memory.bytes(), region.ptr, region.ptr + 2 * outUnits, memory.builtins?.units);
     } finally {
       memory.release(region);
     }

@@ -193,3 +193,91 @@ TYPED_TEST(ReformatTest, MinifyInPlaceAtEveryGapPlace) {
   EXPECT_EQ(begin, 3u);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf.data()), buf.size() - kPadding), "\xEF\xBB\xBF" + doc);
 }
+
+namespace {
+
+// Valid UTF-8 as UTF-16 units.
+std::vector<uint16_t> to_units(const std::string& s) {
+  std::vector<uint16_t> out;
+  for (size_t i = 0; i < s.size();) {
+    uint8_t c = static_cast<uint8_t>(s[i]);
+    uint32_t cp;
+    size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<uint8_t>(s[i + k]) & 0x3F);
+    i += n;
+    if (cp < 0x10000) {
+      out.push_back(static_cast<uint16_t>(cp));
+    } else {
+      out.push_back(static_cast<uint16_t>(0xD800 + ((cp - 0x10000) >> 10)));
+      out.push_back(static_cast<uint16_t>(0xDC00 + ((cp - 0x10000) & 0x3FF)));
+    }
+  }
+  return out;
+}
+
+// minify_units of `units` (copied, with room to read past them): the output units, or
+// the error (*r).
+template <class K>
+std::vector<uint16_t> minify_units_of(const std::vector<uint16_t>& units, result* r) {
+  std::vector<uint16_t> buf(units);
+  buf.resize(units.size() + 16, 0xAAAA);
+  growable<uint8_t> narrowed;
+  byte_stack stack;
+  size_t len = 0;
+  *r = minify_units<K>(reinterpret_cast<uint8_t*>(buf.data()), units.size(), narrowed, stack, &len);
+  buf.resize(r->ok() ? len : 0);
+  return buf;
+}
+
+}  // namespace
+
+// minify of a string's units (minify_units) drops exactly what minify of its UTF-8
+// drops: the corpus, pretty-printed and as it is; gaps of every length before and after
+// every token (short moves and long ones); units from U+0080 on and lone surrogates in
+// strings kept as they are. Errors are found where the UTF-8 route finds them, in units.
+TYPED_TEST(ReformatTest, MinifyUnitsDropsWhatMinifyDrops) {
+  using K = TypeParam;
+  result r;
+  WASMJSON_SKIP_WITHOUT_SHARED();
+  for (const auto& [f, text] : testing_support::corpus_documents()) {
+    if (text.size() > (1u << 20)) continue;
+    for (const std::string& in : {text, reformat_text<K>(text, "   ")}) {
+      std::vector<uint16_t> got = minify_units_of<K>(to_units(in), &r);
+      ASSERT_TRUE(r.ok()) << f;
+      ASSERT_EQ(got, to_units(strip(in))) << f;
+    }
+  }
+  // Gaps of 0 to 19 units at every token boundary, around text that is not ASCII.
+  const std::vector<uint16_t> lone = {'[', '"', 0xD800, 'a', 0xDFFF, 0x7F, 0x2028, '"', ']'};
+  ASSERT_EQ(minify_units_of<K>(lone, &r), lone);
+  std::string doc = "{\"\xC3\xA9t\xC3\xA9\":[1,-2.5,\"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E 0123456789abcdef\",true,{}],\"b\":null}";
+  std::vector<size_t> places;
+  for (size_t i = 0; i <= doc.size(); ++i) {
+    if (i == doc.size() || std::string("{}[],:").find(doc[i]) != std::string::npos) places.push_back(i);
+  }
+  for (size_t at : places) {
+    for (size_t n = 0; n < 20; ++n) {
+      std::string text = doc;
+      text.insert(at, std::string(n, n % 3 ? ' ' : '\n'));
+      std::string two = text;
+      two.insert(0, std::string(n, '\t'));
+      for (const std::string& t : {text, two}) {
+        ASSERT_EQ(minify_units_of<K>(to_units(t), &r), to_units(doc)) << at << " " << n;
+      }
+    }
+  }
+  // Errors: where minify of the UTF-8 finds them, counted in units.
+  for (const std::string& bad : {std::string("[1, \xC3\xA9]"), std::string("{\"\xE6\x97\xA5\":\x01}"), std::string("[\"\xE6\x97\xA5\x01\"]"),
+                                 std::string("[1,,2]"), std::string("  {\"a\" 1}"), std::string("[\"\xC3\xA9\" \xC3\xA9]")}) {
+    result want;
+    reformat_text<K>(bad, "", &want);
+    ASSERT_FALSE(want.ok());
+    std::vector<uint16_t> units = to_units(bad);
+    minify_units_of<K>(units, &r);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.code, want.code) << bad;
+    // The offset in units: the UTF-8 offset less what the multi-byte characters before it added.
+    EXPECT_EQ(r.offset, to_units(bad.substr(0, want.offset)).size()) << bad;
+  }
+}

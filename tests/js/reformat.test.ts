@@ -96,6 +96,57 @@ for (const flavor of FLAVORS) {
       expect(fromUtf8.decode(out)).toBe('{"é":"ü"}');
     });
 
+    it('minify of two-byte text (read as its UTF-16 units) gives what the UTF-8 route gives: text, errors', async () => {
+      // The reference never reads units: stringInput 'utf8'.
+      const viaUtf8 = await wasmjson.load({ flavor, stringInput: 'utf8' });
+      const same = (text: string, label: string) => {
+        let want: unknown;
+        let got: unknown;
+        try {
+          want = viaUtf8.minify(text);
+        } catch (e) {
+          want = e;
+        }
+        try {
+          got = codec.minify(text);
+        } catch (e) {
+          got = e;
+        }
+        if (want instanceof Error) {
+          expect(got, label).toBeInstanceOf(SyntaxError);
+          const [g, w] = [got as wasmjson.JsonSyntaxError, want as wasmjson.JsonSyntaxError];
+          expect([g.message, g.offset, g.line, g.column], label).toStrictEqual([w.message, w.offset, w.line, w.column]);
+        } else {
+          expect(got, label).toBe(want);
+        }
+        return got;
+      };
+      // Long enough, with units above U+00FF early (and throughout, past 64K units).
+      const pad = '日本語のテキスト'.repeat(300);
+      let n = 0;
+      const pieces = ['{', '}', '[', ']', ',', ':', '"', '\\', 'x', ' ', '\u0001', 'é', '日', '\ud800', '\udc00', '\ufeff', '\u2028'];
+      for (const doc of documents(400)) {
+        const spaced = JSON.stringify({ pad: pad.slice(0, 2100 + (n % 50)), doc, tail: ['\ud83d\ude00', 'ключ'] }, null, n % 4);
+        const text = n % 3 === 0 ? spaced.replace('"x"', '"x\ud800y"') : spaced;
+        const out = same(text, `document ${n}`);
+        if (!(out instanceof Error)) expect(out).toBe(JSON.stringify(JSON.parse(text)));
+        // Damaged after the pad: the same error, placed the same.
+        const at = 2200 + ((n * 7919) % (text.length - 2200));
+        same(text.slice(0, at) + pieces[n % pieces.length] + text.slice(at + (n % 2)), `damaged document ${n}`);
+        n++;
+      }
+      // Past 64K units: text mostly not ASCII (read as units), and text with one unit
+      // above U+00FF (read as UTF-8); already minified text comes back as it is.
+      const wide = JSON.stringify(Array.from({ length: 3000 }, (_, i) => ({ k: `日本${i}`, v: ['ключ', i, '\ud800'] })), null, 1);
+      const narrow = JSON.stringify({ one: '日', list: Array.from({ length: 9000 }, (_, i) => `ascii ${i}`) }, null, 2);
+      for (const text of [wide, narrow]) {
+        expect(text.length).toBeGreaterThan(65536);
+        const min = same(text, 'long');
+        expect(same(min as string, 'long, minified')).toBe(min);
+        same(text.slice(0, text.length - 3), 'long, cut');
+      }
+    });
+
     it('keep lone surrogates of string input, next to real U+FFFD', () => {
       const text = '{ "\ud800" : [ "\ufffd" , "a\udfffb" , "\ud83d\ude00" ] }';
       expect(codec.minify(text)).toBe('{"\ud800":["\ufffd","a\udfffb","\ud83d\ude00"]}');
