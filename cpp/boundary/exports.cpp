@@ -32,6 +32,8 @@ struct reformat_report {
 reformat_report g_reformat_report;
 wasmjson::growable<uint8_t> g_reformat_out;
 wasmjson::growable<uint8_t> g_narrowed;
+wasmjson::growable<uint16_t> g_units_out;
+wasmjson::growable<uint16_t> g_units_line;
 wasmjson::growable<uint8_t> g_reformat_line;
 }  // namespace
 
@@ -119,6 +121,22 @@ WJ_EXPORT const reformat_report* wj_minify_units(uint8_t* units, size_t n) {
   g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
   g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(units));
   g_reformat_report.output_len = static_cast<uint32_t>(output_len);
+  g_reformat_report.saw_replacement = 0;
+  return &g_reformat_report;
+}
+
+// prettify() of a string as its UTF-16 units: units[0..n) (an even address, with 64
+// bytes after it that may be read), indented by indent[0..indent_len) (1 to 10 units) per
+// level. The report's output is a buffer of the module's, valid until the next call;
+// output_len and error_offset count units.
+WJ_EXPORT const reformat_report* wj_prettify_units(const uint8_t* units, size_t n, const uint16_t* indent,
+                                                   size_t indent_len) {
+  wasmjson::result r = wasmjson::prettify_units<active_kernel>(units, n, indent, indent_len, g_narrowed, g_stack,
+                                                               g_units_out, g_units_line);
+  g_reformat_report.code = static_cast<uint32_t>(r.code);
+  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
+  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_units_out.data()));
+  g_reformat_report.output_len = static_cast<uint32_t>(g_units_out.size());
   g_reformat_report.saw_replacement = 0;
   return &g_reformat_report;
 }

@@ -19,22 +19,23 @@ namespace detail {
 // may alias anything) would make the compiler reload its cursor and state. As locals,
 // they stay in registers (wasm locals) through the reader loop.
 
-// Commits the output written up to cursor o, then makes room for n more bytes; the new
+// Commits the output written up to cursor o, then makes room for n more units; the new
 // cursor, or nullptr when memory cannot grow.
-__attribute__((noinline)) inline uint8_t* grow_output(growable<uint8_t>& out, uint8_t* o, size_t n) {
+template <class Unit>
+__attribute__((noinline)) Unit* grow_output(growable<Unit>& out, Unit* o, size_t n) {
   out.resize_down(static_cast<size_t>(o - out.data()));
   if (!out.reserve_more(n)) return nullptr;
   return out.end_ptr();
 }
 
 // Extends the cached line break (a newline, then the indent repeated) to at least
-// `need` bytes, +16: it is read in whole chunks.
-__attribute__((noinline)) inline bool grow_line(growable<uint8_t>& line, size_t need, const uint8_t* indent,
-                                                size_t indent_len) {
+// `need` units, +16: it is read in whole chunks.
+template <class Unit>
+__attribute__((noinline)) bool grow_line(growable<Unit>& line, size_t need, const Unit* indent, size_t indent_len) {
   if (!line.reserve_more(need - line.size() + 16)) return false;
   if (line.size() == 0) line.push_unchecked('\n');
   while (line.size() < need) {
-    std::memcpy(line.end_ptr(), indent, indent_len);
+    std::memcpy(line.end_ptr(), indent, indent_len * sizeof(Unit));
     line.advance(indent_len);
   }
   return true;
@@ -42,17 +43,24 @@ __attribute__((noinline)) inline bool grow_line(growable<uint8_t>& line, size_t 
 
 }  // namespace detail
 
-class prettify_writer {
+// prettify's writer, over text of one Unit: UTF-8 bytes (prettify_writer: the reader
+// reads the text itself), or UTF-16 units (prettify_units_writer: the reader reads them
+// narrowed, narrowed_units.h, and tokens are copied from the units at the same offsets).
+// The output is in the same units.
+template <class Unit>
+class basic_prettify_writer {
  public:
   // Tokens are copied, never located: the reader skips its UTF-16 position counting.
   static constexpr bool kIgnoresPositions = true;
 
   // Each level is indented by `indent` (1 to 30 bytes, the UTF-8 of at most 10 UTF-16
-  // units: JSON.stringify's space argument, already reduced by the caller; minified text
-  // is minify_in_place's job).
-  // `out` must be empty; finish() gives it its size.
-  prettify_writer(growable<uint8_t>& out, growable<uint8_t>& line, const uint8_t* indent, size_t indent_len)
-      : out_(out), line_(line), indent_(indent), indent_len_(indent_len), o_(out.data()),
+  // units, or those units: JSON.stringify's space argument, already reduced by the
+  // caller; minified text is minify's job). `out` must be empty; finish() gives it its
+  // size. Units: `read` is the narrowed text the reader reads, `text` the units (with
+  // 32 units after them that may be read).
+  basic_prettify_writer(growable<Unit>& out, growable<Unit>& line, const Unit* indent, size_t indent_len,
+                        const uint8_t* read = nullptr, const Unit* text = nullptr)
+      : out_(out), line_(line), indent_(indent), indent_len_(indent_len), read_(read), text_(text), o_(out.data()),
         limit_(out.data() + out.capacity()) {
     line_.clear();
   }
@@ -101,27 +109,27 @@ class prettify_writer {
     return true;
   }
   WASMJSON_INLINE bool literal(literal_kind k, size_t) {
-    // Each word padded to 8 bytes: one fixed-size copy.
-    static const uint8_t words[3][8] = {{'n', 'u', 'l', 'l'}, {'f', 'a', 'l', 's', 'e'}, {'t', 'r', 'u', 'e'}};
+    // Each word padded to 8 units: one fixed-size copy.
+    static constexpr Unit words[3][8] = {{'n', 'u', 'l', 'l'}, {'f', 'a', 'l', 's', 'e'}, {'t', 'r', 'u', 'e'}};
     static constexpr size_t lengths[] = {4, 5, 4};
     if (!room(8)) return false;
-    std::memcpy(o_, words[static_cast<int>(k)], 8);
+    std::memcpy(o_, words[static_cast<int>(k)], sizeof words[0]);
     o_ += lengths[static_cast<int>(k)];
     return true;
   }
 
  private:
-  // Room for n more bytes at the cursor. Steps ask for more than they write:
-  // copy_input() and newline() store whole 16-byte chunks, up to 15 bytes past it.
+  // Room for n more units at the cursor. Steps ask for more than they write:
+  // copy_input() and newline() store whole chunks of 16 units, up to 15 past it.
   WASMJSON_INLINE bool room(size_t n) {
     if (static_cast<size_t>(limit_ - o_) >= n) return true;
-    uint8_t* o = detail::grow_output(out_, o_, n);
+    Unit* o = detail::grow_output(out_, o_, n);
     if (!o) return false;
     o_ = o;
     limit_ = out_.data() + out_.capacity();
     return true;
   }
-  WASMJSON_INLINE bool open(uint8_t c) {
+  WASMJSON_INLINE bool open(Unit c) {
     if (!room(1)) return false;
     put(c);
     // The cached line break grows here, the only place depth does, so that newline()
@@ -134,52 +142,64 @@ class prettify_writer {
     }
     return true;
   }
-  WASMJSON_INLINE bool close(uint8_t c) {
+  WASMJSON_INLINE bool close(Unit c) {
     line_need_ -= indent_len_;
     if (!room(line_need_ + 17)) return false;
     newline();
     put(c);
     return true;
   }
-  WASMJSON_INLINE bool close_empty(uint8_t c) {
+  WASMJSON_INLINE bool close_empty(Unit c) {
     line_need_ -= indent_len_;
     if (!room(1)) return false;
     put(c);
     return true;
   }
   // One copy per line break: line_ holds '\n' and the indent repeated for the deepest
-  // level so far (open() grows it), copied in chunks of 16 bytes (not a variable-size
+  // level so far (open() grows it), copied in chunks of 16 units (not a variable-size
   // memcpy: a bulk-memory call in wasm, costly for the few bytes of a typical line break).
   WASMJSON_INLINE void newline() {
-    for (size_t i = 0; i < line_need_; i += 16) std::memcpy(o_ + i, line_data_ + i, 16);
+    for (size_t i = 0; i < line_need_; i += 16) std::memcpy(o_ + i, line_data_ + i, 16 * sizeof(Unit));
     o_ += line_need_;
   }
-  void put(uint8_t c) { *o_++ = c; }
-  // Short spans of the input (most tokens) move as one fixed 16- or 32-byte copy: the
+  void put(Unit c) { *o_++ = c; }
+  // Short spans of the input (most tokens) move as one fixed copy of 16 or 32 units: the
   // input has padding to read past a token and room() reserved room to write past it.
+  // [b, e) is what the reader read; units are copied from the same offsets of text_.
   void copy_input(const uint8_t* b, const uint8_t* e) {
     size_t n = static_cast<size_t>(e - b);
-    if (n <= 16) {
-      std::memcpy(o_, b, 16);
-    } else if (n <= 32) {
-      std::memcpy(o_, b, 32);
+    const Unit* from;
+    if constexpr (sizeof(Unit) == 1) {
+      from = b;
     } else {
-      std::memcpy(o_, b, n);
+      from = text_ + (b - read_);
+    }
+    if (n <= 16) {
+      std::memcpy(o_, from, 16 * sizeof(Unit));
+    } else if (n <= 32) {
+      std::memcpy(o_, from, 32 * sizeof(Unit));
+    } else {
+      std::memcpy(o_, from, n * sizeof(Unit));
     }
     o_ += n;
   }
 
-  growable<uint8_t>& out_;
-  growable<uint8_t>& line_;
-  const uint8_t* indent_;
+  growable<Unit>& out_;
+  growable<Unit>& line_;
+  const Unit* indent_;
   size_t indent_len_;
+  const uint8_t* read_;  // units: what the reader reads (the narrowed units)
+  const Unit* text_;     // units: the units themselves
   // The output cursor and the end of its room (out_ gets its size in finish()).
-  uint8_t* o_;
-  uint8_t* limit_;
-  const uint8_t* line_data_ = nullptr;  // line_'s bytes, cached across output stores
+  Unit* o_;
+  Unit* limit_;
+  const Unit* line_data_ = nullptr;  // line_'s units, cached across output stores
   size_t line_size_ = 0;
-  size_t line_need_ = 1;               // a line break's bytes at this depth: '\n' + indent * depth
+  size_t line_need_ = 1;  // a line break's units at this depth: '\n' + indent * depth
 };
+
+using prettify_writer = basic_prettify_writer<uint8_t>;
+using prettify_units_writer = basic_prettify_writer<uint16_t>;
 
 // minify() alone: the output is the input less its whitespace gaps, so nothing is
 // written per token. The reader reports each gap; the text between gaps moves down over
@@ -314,6 +334,26 @@ result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
   result r = rd.run_inline();
   sink.finish();
   if (saw_replacement) *saw_replacement = r.ok() && rd.saw_replacement();
+  return r;
+}
+
+// prettify() of a string's n UTF-16 units at `units` (even address, followed by at
+// least 64 bytes that may be read), with `indent` (1 to 10 units) per level: the reader
+// reads them narrowed (into `narrowed`, as minify_units does), and `out` (cleared first)
+// receives the output as units. Error offsets are in units.
+template <class Kernel>
+result prettify_units(const uint8_t* units, size_t n, const uint16_t* indent, size_t indent_len,
+                      growable<uint8_t>& narrowed, byte_stack& stack, growable<uint16_t>& out,
+                      growable<uint16_t>& line) {
+  narrowed.clear();
+  if (!narrowed.reserve_more(n + kPadding)) return {error_code::out_of_memory, 0};
+  narrow_units<Kernel>(units, n, narrowed.data());
+  std::memset(narrowed.data() + n, 0, kPadding);
+  out.clear();
+  prettify_units_writer sink(out, line, indent, indent_len, narrowed.data(), reinterpret_cast<const uint16_t*>(units));
+  reader<Kernel, prettify_units_writer> rd(narrowed.data(), n, sink, stack, 0);
+  result r = rd.run_inline();
+  sink.finish();
   return r;
 }
 

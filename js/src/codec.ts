@@ -437,9 +437,9 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     return report;
   }
 
-  // Room for a prettify indent (at most 10 UTF-8 characters), allocated on first use,
-  // and the indent it holds. Encoding it anew on every call allocated an ArrayBuffer, a
-  // quarter of a 200-byte document's minify.
+  // Room for a prettify indent (at most 10 UTF-8 characters, then from byte 32 its
+  // units), allocated on first use, and the indent it holds. Encoding it anew on every
+  // call allocated an ArrayBuffer, a quarter of a 200-byte document's minify.
   let indentPtr = 0;
   let indentHeld = '';
   let indentHeldBytes = 0;
@@ -448,14 +448,18 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   function placeIndent(indent: string): number {
     checkNotBuilding();
     if (indent === indentHeld) return indentHeldBytes;
-    if (indentPtr === 0) {
-      indentPtr = wasm.wj_alloc(64) >>> 0;
-      if (indentPtr === 0) throw outOfMemory();
-    }
-    const written = encoder.encodeInto(indent, memory.bytes().subarray(indentPtr, indentPtr + 64)).written;
+    allocateIndentRoom();
+    // (At most 30 bytes: the units go from byte 32 on, see placeIndentUnits.)
+    const written = encoder.encodeInto(indent, memory.bytes().subarray(indentPtr, indentPtr + 32)).written;
     indentHeld = indent;
     indentHeldBytes = written;
     return written;
+  }
+
+  function allocateIndentRoom(): void {
+    if (indentPtr !== 0) return;
+    indentPtr = wasm.wj_alloc(64) >>> 0;
+    if (indentPtr === 0) throw outOfMemory();
   }
 
   function reformat(input: unknown, indent: string, fn: string): string | Uint8Array {
@@ -469,8 +473,8 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       const text = reformat(source, INDENT_PLACEHOLDERS.slice(0, indent.length), fn) as string;
       return text.replace(INDENT_PLACEHOLDER, (c) => indent[c.charCodeAt(0) - INDENT_PLACEHOLDERS.charCodeAt(0)]);
     }
-    if (isString && indent === '' && memory.minifiesUnits(source)) {
-      const text = minifyUnits(source);
+    if (isString && memory.reformatsUnits(source)) {
+      const text = reformatUnits(source, indent);
       if (text !== undefined) return text;
     }
     const indentLength = placeIndent(indent);
@@ -503,23 +507,41 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   }
 
   /**
-   * minify() of a string read as its UTF-16 units (Memory.minifiesUnits), or undefined
-   * when it is not valid JSON: the UTF-8 route then finds the error again and places and
-   * words it as for any input.
+   * minify() or prettify() of a string read as its UTF-16 units (Memory.reformatsUnits),
+   * or undefined when that fails (invalid JSON, or memory ran out): the UTF-8 route then
+   * finds the error again and places and words it as for any input.
    */
-  function minifyUnits(source: string): string | undefined {
+  function reformatUnits(source: string, indent: string): string | undefined {
+    const indentUnits = indent === '' ? 0 : placeIndentUnits(indent);
     const region = memory.acquireUnits(source);
     try {
-      const report = wasm.wj_minify_units(region.ptr, region.len) >>> 2;
+      const report = (indent === '' ? wasm.wj_minify_units(region.ptr, region.len) : wasm.wj_prettify_units(region.ptr, region.len, indentUnits, indent.length)) >>> 2;
       const i32 = memory.wide().i32;
       if (i32[report] !== 0) return undefined;
+      const out = i32[report + 2] >>> 0;
       const outUnits = i32[report + 3] >>> 0;
-      // Nothing dropped: the text is already minified, and a string is immutable.
-      if (outUnits === source.length) return source;
-      return decodeUtf16(memory.bytes(), region.ptr, region.ptr + 2 * outUnits, memory.builtins?.units);
+      // Minify dropped nothing: the text is already minified, and a string is immutable.
+      if (indent === '' && outUnits === source.length) return source;
+      return decodeUtf16(memory.bytes(), out, out + 2 * outUnits, memory.builtins?.units);
     } finally {
       memory.release(region);
     }
+  }
+
+  // The indent's UTF-16 units, for wj_prettify_units, after its UTF-8 in the same room.
+  let indentUnitsHeld = '';
+
+  /** The address of `indent`'s units (at most 10) in wasm memory, written there first. */
+  function placeIndentUnits(indent: string): number {
+    checkNotBuilding();
+    allocateIndentRoom();
+    const at = indentPtr + 32;
+    if (indent !== indentUnitsHeld) {
+      const u16 = memory.wide().u16;
+      for (let i = 0; i < indent.length; i++) u16[(at >>> 1) + i] = indent.charCodeAt(i);
+      indentUnitsHeld = indent;
+    }
+    return at;
   }
 
   /**

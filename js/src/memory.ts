@@ -39,7 +39,7 @@ const WIDE_UNIT = /[\u0100-\uffff]/;
  * lost 6-9% of at()'s time to it).
  */
 const NARROWED_MIN_UNITS = 2048;
-/** minify() samples strings from this many units to choose its route (Memory.minifiesUnits). */
+/** minify() and prettify() sample strings from this many units to choose their route (Memory.reformatsUnits). */
 const UNITS_SAMPLED_FROM = 64 * 1024;
 const NARROWED_PROBE_UNITS = 1024;
 
@@ -238,7 +238,8 @@ export class Memory {
   }
 
   /**
-   * Whether minify() reads `text` as its UTF-16 units (wj_minify_units) rather than as
+   * Whether minify() and prettify() read `text` as its UTF-16 units (wj_minify_units,
+   * wj_prettify_units) rather than as
    * UTF-8: two-byte strings whose text is not almost all ASCII, where the engine's UTF-8
    * encoder and decoder are the slow part; their units are copied as they are and come
    * back as a string the same way. Text that is almost all ASCII keeps UTF-8, half the
@@ -249,7 +250,7 @@ export class Memory {
    * that is not ASCII stands in clusters). (The route decides speed,
    * never the output.)
    */
-  minifiesUnits(text: string): boolean {
+  reformatsUnits(text: string): boolean {
     const n = text.length;
     if (n < UNITS_SAMPLED_FROM) return this.navigatesNarrowed(text);
     if (this.stringInput !== 'auto' || n > UTF16_ROUTE_MAX_UNITS) return false;
@@ -266,8 +267,8 @@ export class Memory {
   }
 
   /**
-   * Like acquire(), for minify(): the string's UTF-16 units as they are (`len` counts
-   * units; the buffer has padding after them).
+   * Like acquire(), for minify() and prettify(): the string's UTF-16 units as they are
+   * (`len` counts units; the buffer has padding after them).
    */
   acquireUnits(text: string): Region {
     checkNotBuilding();

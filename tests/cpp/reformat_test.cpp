@@ -281,3 +281,48 @@ TYPED_TEST(ReformatTest, MinifyUnitsDropsWhatMinifyDrops) {
     EXPECT_EQ(r.offset, to_units(bad.substr(0, want.offset)).size()) << bad;
   }
 }
+
+// prettify of a string's units (prettify_units) writes the units of what prettify of its
+// UTF-8 writes: the corpus, minified and pretty, with indents of 1 to 10 units (some not
+// ASCII); deep nesting (the cached line break grows); errors in the same place, in units.
+TYPED_TEST(ReformatTest, PrettifyUnitsWritesWhatPrettifyWrites) {
+  using K = TypeParam;
+  auto pretty_units = [](const std::vector<uint16_t>& units, const std::vector<uint16_t>& indent, result* r) {
+    std::vector<uint16_t> buf(units);
+    buf.resize(units.size() + 32, 0xAAAA);
+    growable<uint8_t> narrowed;
+    growable<uint16_t> out, line;
+    byte_stack stack;
+    *r = prettify_units<K>(reinterpret_cast<const uint8_t*>(buf.data()), units.size(), indent.data(), indent.size(),
+                           narrowed, stack, out, line);
+    return r->ok() ? std::vector<uint16_t>(out.data(), out.data() + out.size()) : std::vector<uint16_t>{};
+  };
+  result r;
+  std::vector<std::string> docs;
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += i % 2 ? "{\"\xC3\xA9\":" : "[\"\xE6\x97\xA5\",";
+  deep += "1";
+  for (int i = 299; i >= 0; --i) deep += i % 2 ? "}" : "]";
+  docs.push_back(deep);
+  docs.push_back("[\"\\ud800\", {\"k\": [true, false, null, -1.5e3, \"0123456789abcdef0123456789abcdefXYZ\"]}, [], {}]");
+  if (testing_support::have_shared()) {
+    for (const auto& [f, text] : testing_support::corpus_documents()) {
+      if (text.size() <= (1u << 19)) docs.push_back(text);
+    }
+  }
+  for (const std::string& doc : docs) {
+    for (const std::string& indent : {std::string("  "), std::string("\t"), std::string("\xC3\xA9\xE6\x97\xA5"), std::string(10, ' ')}) {
+      std::vector<uint16_t> got = pretty_units(to_units(doc), to_units(indent), &r);
+      ASSERT_TRUE(r.ok()) << doc.substr(0, 60);
+      ASSERT_EQ(got, to_units(reformat_text<K>(doc, indent))) << doc.substr(0, 60);
+    }
+  }
+  for (const std::string& bad : {std::string("[1, \xC3\xA9]"), std::string("{\"\xE6\x97\xA5\":\x01}"), std::string("[1,,2]")}) {
+    result want;
+    reformat_text<K>(bad, "  ", &want);
+    pretty_units(to_units(bad), to_units("  "), &r);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.code, want.code) << bad;
+    EXPECT_EQ(r.offset, to_units(bad.substr(0, want.offset)).size()) << bad;
+  }
+}

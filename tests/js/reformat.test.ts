@@ -96,22 +96,29 @@ for (const flavor of FLAVORS) {
       expect(fromUtf8.decode(out)).toBe('{"é":"ü"}');
     });
 
-    it('minify of two-byte text (read as its UTF-16 units) gives what the UTF-8 route gives: text, errors', async () => {
+    it('minify and prettify of two-byte text (read as its UTF-16 units) give what the UTF-8 route gives: text, errors', async () => {
       // The reference never reads units: stringInput 'utf8'.
       const viaUtf8 = await wasmjson.load({ flavor, stringInput: 'utf8' });
+      const INDENTS = [2, '\t', '日', ' \ud800', 10];
+      let k = 0;
       const same = (text: string, label: string) => {
-        let want: unknown;
-        let got: unknown;
-        try {
-          want = viaUtf8.minify(text);
-        } catch (e) {
-          want = e;
+        // minify, and prettify with one of the indents in turn.
+        const indent = INDENTS[k++ % INDENTS.length];
+        for (const run of [(c: typeof codec) => c.minify(text), (c: typeof codec) => c.prettify(text, { indent })]) {
+          check(run, text, `${label}, indent ${JSON.stringify(indent)}`);
         }
+        return attemptValue(() => codec.minify(text));
+      };
+      const attemptValue = (f: () => unknown): unknown => {
         try {
-          got = codec.minify(text);
+          return f();
         } catch (e) {
-          got = e;
+          return e;
         }
+      };
+      const check = (run: (c: typeof codec) => unknown, text: string, label: string) => {
+        const want = attemptValue(() => run(viaUtf8 as typeof codec));
+        const got = attemptValue(() => run(codec));
         if (want instanceof Error) {
           expect(got, label).toBeInstanceOf(SyntaxError);
           const [g, w] = [got as wasmjson.JsonSyntaxError, want as wasmjson.JsonSyntaxError];
@@ -119,7 +126,6 @@ for (const flavor of FLAVORS) {
         } else {
           expect(got, label).toBe(want);
         }
-        return got;
       };
       // Long enough, with units above U+00FF early (and throughout, past 64K units).
       const pad = '日本語のテキスト'.repeat(300);
@@ -129,7 +135,10 @@ for (const flavor of FLAVORS) {
         const spaced = JSON.stringify({ pad: pad.slice(0, 2100 + (n % 50)), doc, tail: ['\ud83d\ude00', 'ключ'] }, null, n % 4);
         const text = n % 3 === 0 ? spaced.replace('"x"', '"x\ud800y"') : spaced;
         const out = same(text, `document ${n}`);
-        if (!(out instanceof Error)) expect(out).toBe(JSON.stringify(JSON.parse(text)));
+        if (!(out instanceof Error)) {
+          expect(out).toBe(JSON.stringify(JSON.parse(text)));
+          expect(codec.prettify(text, { indent: '日本' })).toBe(JSON.stringify(JSON.parse(text), null, '日本'));
+        }
         // Damaged after the pad: the same error, placed the same.
         const at = 2200 + ((n * 7919) % (text.length - 2200));
         same(text.slice(0, at) + pieces[n % pieces.length] + text.slice(at + (n % 2)), `damaged document ${n}`);
