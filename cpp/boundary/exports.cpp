@@ -140,3 +140,11 @@ WJ_EXPORT const reformat_report* wj_prettify_units(const uint8_t* units, size_t 
   g_reformat_report.saw_replacement = 0;
   return &g_reformat_report;
 }
+
+// validate() of a string as its n UTF-16 units at `units` (an even address): an error
+// code, as wj_validate returns; wj_error_offset() then counts units.
+WJ_EXPORT uint32_t wj_validate_units(const uint8_t* units, size_t n) {
+  wasmjson::result r = wasmjson::validate_units<active_kernel>(units, n, g_narrowed, g_stack);
+  g_error_offset = r.offset;
+  return static_cast<uint32_t>(r.code);
+}

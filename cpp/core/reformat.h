@@ -337,6 +337,17 @@ result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
   return r;
 }
 
+// validate() of a string's n UTF-16 units at `units` (even address): read narrowed, as
+// minify_units reads them (into `narrowed`). Error offsets are in units.
+template <class Kernel>
+result validate_units(const uint8_t* units, size_t n, growable<uint8_t>& narrowed, byte_stack& stack) {
+  narrowed.clear();
+  if (!narrowed.reserve_more(n + kPadding)) return {error_code::out_of_memory, 0};
+  narrow_units<Kernel>(units, n, narrowed.data());
+  std::memset(narrowed.data() + n, 0, kPadding);
+  return validate<Kernel>(narrowed.data(), n, 0, stack);
+}
+
 // prettify() of a string's n UTF-16 units at `units` (even address, followed by at
 // least 64 bytes that may be read), with `indent` (1 to 10 units) per level: the reader
 // reads them narrowed (into `narrowed`, as minify_units does), and `out` (cleared first)

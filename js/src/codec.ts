@@ -885,6 +885,16 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       }
       return explain ? { valid: true } : true;
     }
+    // A two-byte string read as its units, as minify reads it (SIMD128): valid text is
+    // told so at once; invalid text is read again as UTF-8, which finds and places the error.
+    if (typeof bytesOrText === 'string' && narrows && memory.reformatsUnits(bytesOrText)) {
+      const units = memory.acquireUnits(bytesOrText);
+      try {
+        if (wasm.wj_validate_units(units.ptr, units.len) === 0) return explain ? { valid: true } : true;
+      } finally {
+        memory.release(units);
+      }
+    }
     const region = memory.acquire(bytesOrText);
     let code: number;
     let error: JsonSyntaxError | undefined;

@@ -20,6 +20,8 @@ export interface WasmExports {
   wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number): number;
   /** minify of a string's n UTF-16 units at ptr, in place; returns a pointer to the reformat report (units). */
   wj_minify_units(ptr: number, n: number): number;
+  /** validate of a string's n UTF-16 units at ptr: an error code (0: valid). */
+  wj_validate_units(ptr: number, n: number): number;
   /** prettify of a string's n UTF-16 units at ptr with the indent's units; returns a pointer to the reformat report (units). */
   wj_prettify_units(ptr: number, n: number, indentPtr: number, indentUnits: number): number;
   /** Navigation (docs/BOUNDARY.md): each returns a pointer to the navigation report. */

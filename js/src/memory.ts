@@ -238,8 +238,8 @@ export class Memory {
   }
 
   /**
-   * Whether minify() and prettify() read `text` as its UTF-16 units (wj_minify_units,
-   * wj_prettify_units) rather than as
+   * Whether minify(), prettify() and validate() read `text` as its UTF-16 units
+   * (wj_minify_units, wj_prettify_units, wj_validate_units) rather than as
    * UTF-8: two-byte strings whose text is not almost all ASCII, where the engine's UTF-8
    * encoder and decoder are the slow part; their units are copied as they are and come
    * back as a string the same way. Text that is almost all ASCII keeps UTF-8, half the

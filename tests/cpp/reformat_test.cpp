@@ -279,6 +279,18 @@ TYPED_TEST(ReformatTest, MinifyUnitsDropsWhatMinifyDrops) {
     EXPECT_EQ(r.code, want.code) << bad;
     // The offset in units: the UTF-8 offset less what the multi-byte characters before it added.
     EXPECT_EQ(r.offset, to_units(bad.substr(0, want.offset)).size()) << bad;
+    // validate_units fails there too.
+    growable<uint8_t> narrowed;
+    byte_stack stack;
+    result v = validate_units<K>(reinterpret_cast<const uint8_t*>(units.data()), units.size(), narrowed, stack);
+    EXPECT_EQ(v.code, want.code) << bad;
+    EXPECT_EQ(v.offset, r.offset) << bad;
+  }
+  // ... and passes what minify passes.
+  growable<uint8_t> narrowed;
+  byte_stack stack;
+  for (const std::vector<uint16_t>& good : {lone, to_units(doc)}) {
+    EXPECT_TRUE(validate_units<K>(reinterpret_cast<const uint8_t*>(good.data()), good.size(), narrowed, stack).ok());
   }
 }
 

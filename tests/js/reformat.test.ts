@@ -96,7 +96,7 @@ for (const flavor of FLAVORS) {
       expect(fromUtf8.decode(out)).toBe('{"é":"ü"}');
     });
 
-    it('minify and prettify of two-byte text (read as its UTF-16 units) give what the UTF-8 route gives: text, errors', async () => {
+    it('minify, prettify and validate of two-byte text (read as its UTF-16 units) give what the UTF-8 route gives: text, errors', async () => {
       // The reference never reads units: stringInput 'utf8'.
       const viaUtf8 = await wasmjson.load({ flavor, stringInput: 'utf8' });
       const INDENTS = [2, '\t', '日', ' \ud800', 10];
@@ -104,7 +104,16 @@ for (const flavor of FLAVORS) {
       const same = (text: string, label: string) => {
         // minify, and prettify with one of the indents in turn.
         const indent = INDENTS[k++ % INDENTS.length];
-        for (const run of [(c: typeof codec) => c.minify(text), (c: typeof codec) => c.prettify(text, { indent })]) {
+        for (const run of [
+          (c: typeof codec) => c.minify(text),
+          (c: typeof codec) => c.prettify(text, { indent }),
+          (c: typeof codec) => c.validate(text),
+          (c: typeof codec) => {
+            const v = c.validate(text, { explain: true }) as { valid: boolean; error?: Error };
+            if (v.error) throw v.error;
+            return v.valid;
+          },
+        ]) {
           check(run, text, `${label}, indent ${JSON.stringify(indent)}`);
         }
         return attemptValue(() => codec.minify(text));
