@@ -30,6 +30,15 @@ struct reformat_report {
   uint32_t saw_replacement;  // 1 when a string contained U+FFFD
 };
 reformat_report g_reformat_report;
+
+const reformat_report* report_reformat(wasmjson::result r, const void* output, size_t output_len, bool saw_replacement) {
+  g_reformat_report.code = static_cast<uint32_t>(r.code);
+  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
+  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(output));
+  g_reformat_report.output_len = static_cast<uint32_t>(output_len);
+  g_reformat_report.saw_replacement = saw_replacement ? 1 : 0;
+  return &g_reformat_report;
+}
 wasmjson::growable<uint8_t> g_reformat_out;
 wasmjson::growable<uint8_t> g_narrowed;
 wasmjson::growable<uint16_t> g_units_out;
@@ -103,12 +112,7 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
     output = g_reformat_out.data();
     output_len = g_reformat_out.size();
   }
-  g_reformat_report.code = static_cast<uint32_t>(r.code);
-  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
-  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(output));
-  g_reformat_report.output_len = static_cast<uint32_t>(output_len);
-  g_reformat_report.saw_replacement = saw_replacement ? 1 : 0;
-  return &g_reformat_report;
+  return report_reformat(r, output, output_len, saw_replacement);
 }
 
 // minify() of a string as its UTF-16 units: units[0..n) (an even address, with 16
@@ -117,12 +121,7 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
 WJ_EXPORT const reformat_report* wj_minify_units(uint8_t* units, size_t n) {
   size_t output_len = 0;
   wasmjson::result r = wasmjson::minify_units<active_kernel>(units, n, g_narrowed, g_stack, &output_len);
-  g_reformat_report.code = static_cast<uint32_t>(r.code);
-  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
-  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(units));
-  g_reformat_report.output_len = static_cast<uint32_t>(output_len);
-  g_reformat_report.saw_replacement = 0;
-  return &g_reformat_report;
+  return report_reformat(r, units, output_len, false);
 }
 
 // prettify() of a string as its UTF-16 units: units[0..n) (an even address, with 64
@@ -133,12 +132,7 @@ WJ_EXPORT const reformat_report* wj_prettify_units(const uint8_t* units, size_t 
                                                    size_t indent_len) {
   wasmjson::result r = wasmjson::prettify_units<active_kernel>(units, n, indent, indent_len, g_narrowed, g_stack,
                                                                g_units_out, g_units_line);
-  g_reformat_report.code = static_cast<uint32_t>(r.code);
-  g_reformat_report.error_offset = static_cast<uint32_t>(r.offset);
-  g_reformat_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_units_out.data()));
-  g_reformat_report.output_len = static_cast<uint32_t>(g_units_out.size());
-  g_reformat_report.saw_replacement = 0;
-  return &g_reformat_report;
+  return report_reformat(r, g_units_out.data(), g_units_out.size(), false);
 }
 
 // validate() of a string as its n UTF-16 units at `units` (an even address): an error

@@ -41,6 +41,17 @@ __attribute__((noinline)) bool grow_line(growable<Unit>& line, size_t need, cons
   return true;
 }
 
+// The n UTF-16 units at `units` narrowed (narrowed_units.h) into `narrowed`, followed by
+// the reader's zero padding: what the units routes read. False when memory ran out.
+template <class Kernel>
+bool narrow_into(const uint8_t* units, size_t n, growable<uint8_t>& narrowed) {
+  narrowed.clear();
+  if (!narrowed.reserve_more(n + kPadding)) return false;
+  narrow_units<Kernel>(units, n, narrowed.data());
+  std::memset(narrowed.data() + n, 0, kPadding);
+  return true;
+}
+
 }  // namespace detail
 
 // prettify's writer, over text of one Unit: UTF-8 bytes (prettify_writer: the reader
@@ -290,10 +301,7 @@ class minify_units_writer : public null_sink {
 // left partly rewritten.
 template <class Kernel>
 result minify_units(uint8_t* units, size_t n, growable<uint8_t>& narrowed, byte_stack& stack, size_t* out_len) {
-  narrowed.clear();
-  if (!narrowed.reserve_more(n + kPadding)) return {error_code::out_of_memory, 0};
-  narrow_units<Kernel>(units, n, narrowed.data());
-  std::memset(narrowed.data() + n, 0, kPadding);
+  if (!detail::narrow_into<Kernel>(units, n, narrowed)) return {error_code::out_of_memory, 0};
   minify_units_writer sink(narrowed.data(), reinterpret_cast<uint16_t*>(units));
   reader<Kernel, minify_units_writer> rd(narrowed.data(), n, sink, stack, 0);
   result r = rd.run_inline();
@@ -341,10 +349,7 @@ result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
 // minify_units reads them (into `narrowed`). Error offsets are in units.
 template <class Kernel>
 result validate_units(const uint8_t* units, size_t n, growable<uint8_t>& narrowed, byte_stack& stack) {
-  narrowed.clear();
-  if (!narrowed.reserve_more(n + kPadding)) return {error_code::out_of_memory, 0};
-  narrow_units<Kernel>(units, n, narrowed.data());
-  std::memset(narrowed.data() + n, 0, kPadding);
+  if (!detail::narrow_into<Kernel>(units, n, narrowed)) return {error_code::out_of_memory, 0};
   return validate<Kernel>(narrowed.data(), n, 0, stack);
 }
 
@@ -356,10 +361,7 @@ template <class Kernel>
 result prettify_units(const uint8_t* units, size_t n, const uint16_t* indent, size_t indent_len,
                       growable<uint8_t>& narrowed, byte_stack& stack, growable<uint16_t>& out,
                       growable<uint16_t>& line) {
-  narrowed.clear();
-  if (!narrowed.reserve_more(n + kPadding)) return {error_code::out_of_memory, 0};
-  narrow_units<Kernel>(units, n, narrowed.data());
-  std::memset(narrowed.data() + n, 0, kPadding);
+  if (!detail::narrow_into<Kernel>(units, n, narrowed)) return {error_code::out_of_memory, 0};
   out.clear();
   prettify_units_writer sink(out, line, indent, indent_len, narrowed.data(), reinterpret_cast<const uint16_t*>(units));
   reader<Kernel, prettify_units_writer> rd(narrowed.data(), n, sink, stack, 0);

@@ -475,7 +475,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     }
     // (SIMD128 only, as for at(): SWAR64 narrows at 0.42 ns a unit, and read so,
     // twitter.json minified 0.83x and random.json pretty-printed 0.62x as fast.)
-    if (isString && narrows && memory.reformatsUnits(source)) {
+    if (isString && narrows && memory.readsUnits(source)) {
       const text = reformatUnits(source, indent);
       if (text !== undefined) return text;
     }
@@ -509,7 +509,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   }
 
   /**
-   * minify() or prettify() of a string read as its UTF-16 units (Memory.reformatsUnits),
+   * minify() or prettify() of a string read as its UTF-16 units (Memory.readsUnits),
    * or undefined when that fails (invalid JSON, or memory ran out): the UTF-8 route then
    * finds the error again and places and words it as for any input.
    */
@@ -659,27 +659,25 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
    * lookup resumes, and where it records how far it got.
    */
   function atHead(source: string | Uint8Array, n: number, pointer: string, progress: HeadProgress): unknown {
+    let head: string | Uint8Array;
     if (typeof source !== 'string') {
-      try {
-        return navigateTo(headNavHost, n === source.length ? source : source.subarray(0, n), pointer, progress);
-      } catch {
-        return NOT_ANSWERED;
+      head = n === source.length ? source : source.subarray(0, n);
+    } else {
+      if (!pointer.isWellFormed() || pointer.includes('\ufffd')) return NOT_ANSWERED;
+      const last = source.charCodeAt(n - 1);
+      head = n === source.length ? source : source.slice(0, last >= 0xd800 && last < 0xdc00 ? n - 1 : n);
+      // Offsets of the narrowed units are not those of the UTF-8: progress made in one is
+      // not resumed in the other (a head and the whole input may take different routes).
+      const narrowed = narrows && memory.navigatesNarrowed(head) && NARROWED_POINTER.test(pointer);
+      if (narrowed !== progress.narrowed) {
+        progress.index = 0;
+        progress.offset = 0;
+        progress.narrowed = narrowed;
       }
-    }
-    if (!pointer.isWellFormed() || pointer.includes('\ufffd')) return NOT_ANSWERED;
-    const last = source.charCodeAt(n - 1);
-    const head = n === source.length ? source : source.slice(0, last >= 0xd800 && last < 0xdc00 ? n - 1 : n);
-    // Offsets of the narrowed units are not those of the UTF-8: progress made in one is
-    // not resumed in the other (a head and the whole input may take different routes).
-    const narrowed = narrows && memory.navigatesNarrowed(head) && NARROWED_POINTER.test(pointer);
-    if (narrowed !== progress.narrowed) {
-      progress.index = 0;
-      progress.offset = 0;
-      progress.narrowed = narrowed;
-    }
-    if (narrowed) {
-      const value = atNarrowed(narrowedNavHost, head, pointer, progress);
-      return value === NOT_NARROWED ? NOT_ANSWERED : value;
+      if (narrowed) {
+        const value = atNarrowed(narrowedNavHost, head, pointer, progress);
+        return value === NOT_NARROWED ? NOT_ANSWERED : value;
+      }
     }
     try {
       return navigateTo(headNavHost, head, pointer, progress);
@@ -887,7 +885,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     }
     // A two-byte string read as its units, as minify reads it (SIMD128): valid text is
     // told so at once; invalid text is read again as UTF-8, which finds and places the error.
-    if (typeof bytesOrText === 'string' && narrows && memory.reformatsUnits(bytesOrText)) {
+    if (typeof bytesOrText === 'string' && narrows && memory.readsUnits(bytesOrText)) {
       const units = memory.acquireUnits(bytesOrText);
       try {
         if (wasm.wj_validate_units(units.ptr, units.len) === 0) return explain ? { valid: true } : true;

@@ -39,7 +39,7 @@ const WIDE_UNIT = /[\u0100-\uffff]/;
  * lost 6-9% of at()'s time to it).
  */
 const NARROWED_MIN_UNITS = 2048;
-/** minify() and prettify() sample strings from this many units to choose their route (Memory.reformatsUnits). */
+/** minify(), prettify() and validate() sample strings from this many units to choose their route (Memory.readsUnits). */
 const UNITS_SAMPLED_FROM = 64 * 1024;
 const NARROWED_PROBE_UNITS = 1024;
 
@@ -250,7 +250,7 @@ export class Memory {
    * that is not ASCII stands in clusters). (The route decides speed,
    * never the output.)
    */
-  reformatsUnits(text: string): boolean {
+  readsUnits(text: string): boolean {
     const n = text.length;
     if (n < UNITS_SAMPLED_FROM) return this.navigatesNarrowed(text);
     if (this.stringInput !== 'auto' || n > UTF16_ROUTE_MAX_UNITS) return false;
@@ -267,16 +267,12 @@ export class Memory {
   }
 
   /**
-   * Like acquire(), for minify() and prettify(): the string's UTF-16 units as they are
+   * Like acquire(), for minify(), prettify() and validate(): the string's UTF-16 units as they are
    * (`len` counts units; the buffer has padding after them).
    */
   acquireUnits(text: string): Region {
     checkNotBuilding();
-    if ((this.inFlight0 | this.inFlight1) !== 0) this.freeInFlight();
-    const ptr = this.reserve(2 * text.length);
-    this.copyUnits(text, ptr);
-    const region = { ptr, len: text.length, owned: ptr !== this.scratchPtr };
-    this.inFlight0 = this.inFlight1 = 0;
+    const region = this.copyIn(text, 'units');
     if (!region.owned) this.scratchBusy = true;
     return region;
   }
@@ -287,7 +283,7 @@ export class Memory {
    */
   acquireNarrowed(text: string): Region {
     checkNotBuilding();
-    const region = this.copyIn(text, true);
+    const region = this.copyIn(text, 'narrowed');
     if (!region.owned) this.scratchBusy = true;
     return region;
   }
@@ -381,15 +377,16 @@ export class Memory {
     }
   }
 
-  private copyIn(input: string | Uint8Array, narrowed = false): Region {
+  /** `as`: a string as UTF-8 ('text'), its UTF-16 units, or those units narrowed in place. */
+  private copyIn(input: string | Uint8Array, as: 'text' | 'units' | 'narrowed' = 'text'): Region {
     if ((this.inFlight0 | this.inFlight1) !== 0) this.freeInFlight();
     let region: Region;
     if (typeof input === 'string') {
-      if (narrowed) {
+      if (as !== 'text') {
         const n = input.length;
         const ptr = this.reserve(2 * n);
         this.copyUnits(input, ptr);
-        this.wasm.wj_nav_narrow(ptr, n, ptr);
+        if (as === 'narrowed') this.wasm.wj_nav_narrow(ptr, n, ptr);
         region = { ptr, len: n, owned: ptr !== this.scratchPtr };
       } else {
         region = this.encodeString(input);
