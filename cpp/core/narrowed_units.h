@@ -23,7 +23,7 @@ template <class Kernel>
 void narrow_units(const uint8_t* units, size_t n, uint8_t* out) {
   const uint16_t* in = reinterpret_cast<const uint16_t*>(units);
   size_t i = 0;
-  for (; i + Kernel::units16 <= n; i += Kernel::units16) Kernel::narrow_clamped(in + i, out + i);
+  for (; i + Kernel::clamped_units <= n; i += Kernel::clamped_units) Kernel::narrow_clamped(in + i, out + i);
   for (; i < n; ++i) {
     uint16_t u = in[i];
     out[i] = static_cast<uint8_t>(u < 0x80 ? u : 0x7F);

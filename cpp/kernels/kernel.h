@@ -95,9 +95,10 @@
 //   // does).
 //   static size_t utf8_triples_run(const uint16_t* p, uint8_t* out);
 //   // Navigation of string input without transcoding it (cpp/core/narrowed_units.h):
-//   // stores each of p[0..units16) at out[0..units16) as one byte, the unit itself when
-//   // it is below 0x80, else 0x7F. Loads all of its input before it stores (the
-//   // narrowing runs in place).
+//   static constexpr size_t clamped_units;    // units per narrow_clamped call (1, 8, 64)
+//   // stores each of p[0..clamped_units) at out[0..clamped_units) as one byte, the unit
+//   // itself when it is below 0x80, else 0x7F. Loads all of its input before it stores
+//   // (the narrowing runs in place).
 //   static void narrow_clamped(const uint16_t* p, uint8_t* out);
 //
 // Every function but utf8_run (utf8_run_width bytes) and the six over UTF-16 units

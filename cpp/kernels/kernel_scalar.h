@@ -70,6 +70,7 @@ struct scalar_kernel {
     *out = static_cast<uint8_t>(u);
     return u >= 0x80 ? 0 : 1;
   }
+  static constexpr size_t clamped_units = 1;
   static inline void narrow_clamped(const uint16_t* p, uint8_t* out) {
     uint16_t u = *p;
     *out = static_cast<uint8_t>(u < 0x80 ? u : 0x7F);

@@ -306,12 +306,19 @@ struct simd128_kernel {
     v128_t wide = wasm_i8x16_narrow_i16x8(wasm_v128_and(lo, splat16<0xFF80>()), wasm_v128_and(hi, splat16<0xFF80>()));
     return first(~static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_eq(wide, wasm_i64x2_splat(0)))));
   }
+  // Four vectors of output a call: the clamp's constant comes from memory (see
+  // simd128_constants), and in a loop that stores it is loaded again every call. One
+  // vector a call narrowed twitter.json's 568K units in 22-27 us (Node 26), four in 18.
+  static constexpr size_t clamped_units = 64;
   static inline void narrow_clamped(const uint16_t* p, uint8_t* out) {
-    v128_t lo = wasm_v128_load(p), hi = wasm_v128_load(p + 8);
+    v128_t top = splat16<0x7F>();
+    v128_t u[8];
+    for (int k = 0; k < 8; ++k) u[k] = wasm_v128_load(p + 8 * k);
     // Clamped first (unsigned): the narrowing's saturation treats lanes as signed, and
     // would make units from 0x8000 zero.
-    v128_t top = splat16<0x7F>();
-    wasm_v128_store(out, wasm_u8x16_narrow_i16x8(wasm_u16x8_min(lo, top), wasm_u16x8_min(hi, top)));
+    for (int k = 0; k < 4; ++k) {
+      wasm_v128_store(out + 16 * k, wasm_u8x16_narrow_i16x8(wasm_u16x8_min(u[2 * k], top), wasm_u16x8_min(u[2 * k + 1], top)));
+    }
   }
 };
 

@@ -207,6 +207,7 @@ struct swar64_kernel {
     uint64_t lanes = marked_lanes(wide16(x));
     return (x & ~lanes) | (lanes & (kOnes16 * 0x7F));
   }
+  static constexpr size_t clamped_units = 8;
   static inline void narrow_clamped(const uint16_t* p, uint8_t* out) {
     uint64_t x0, x1;
     load_units(p, x0, x1);

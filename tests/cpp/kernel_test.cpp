@@ -388,15 +388,15 @@ TYPED_TEST(KernelTest, NarrowClampedEveryUnitInEveryLane) {
   for (uint32_t u = 0; u < 0x200; ++u) units.push_back(static_cast<uint16_t>(u));
   for (uint32_t u = 0x200; u < 0x10000; u += 0xFF) units.push_back(static_cast<uint16_t>(u));
   for (uint16_t u : {0x7F7F, 0x8000, 0x807F, 0x8022, 0xFF7F, 0xD800, 0xDFFF, 0xFFFF, 0x0100, 0x0122, 0x017F, 0x1F00, 0x7FFF}) units.push_back(u);
-  for (size_t lane = 0; lane < K::units16; ++lane) {
+  for (size_t lane = 0; lane < K::clamped_units; ++lane) {
     for (uint16_t u : units) {
-      std::vector<uint16_t> chunk(K::units16, 'a');
+      std::vector<uint16_t> chunk(K::clamped_units, 'a');
       chunk[lane] = u;
-      uint8_t out[64];
+      uint8_t out[128];
       std::memset(out, 0xAA, sizeof out);
       K::narrow_clamped(chunk.data(), out);
-      for (size_t i = 0; i < K::units16; ++i) ASSERT_EQ(out[i], chunk[i] < 0x80 ? chunk[i] : 0x7F) << lane << ' ' << u;
-      ASSERT_EQ(out[K::units16], 0xAA);
+      for (size_t i = 0; i < K::clamped_units; ++i) ASSERT_EQ(out[i], chunk[i] < 0x80 ? chunk[i] : 0x7F) << lane << ' ' << u;
+      ASSERT_EQ(out[K::clamped_units], 0xAA);
     }
   }
 }
@@ -407,7 +407,7 @@ TYPED_TEST(KernelTest, NarrowUnitsInPlace) {
   using K = TypeParam;
   std::mt19937_64 rng(5);
   const uint16_t picks[] = {'"', '\\', '{', '}', 'a', 0x7E, 0x7F, 0x80, 0xFF, 0x100, 0x122, 0x4E16, 0xD83D, 0xDE00, 0xFFFF};
-  for (size_t n = 0; n < 5 * K::units16 + 3; ++n) {
+  for (size_t n = 0; n < 3 * K::clamped_units + 17; ++n) {
     for (int round = 0; round < 50; ++round) {
       std::vector<uint16_t> units(n + 1);
       for (size_t i = 0; i < n; ++i) units[i] = picks[rng() % (sizeof picks / sizeof picks[0])];
