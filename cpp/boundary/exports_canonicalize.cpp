@@ -18,6 +18,7 @@ struct canonicalize_report {
   uint32_t output;           // pointer to the UTF-8 output
   uint32_t output_len;       // bytes
   uint32_t saw_replacement;  // 1 when a string held U+FFFD
+  uint32_t output_ascii;     // 1 when the output is all ASCII
 };
 canonicalize_report g_report;
 
@@ -53,7 +54,7 @@ wasmjson::jcs_buffers* buffers_for(size_t len) {
 // next wj_canonicalize call.
 WJ_EXPORT const canonicalize_report* wj_canonicalize(uint8_t* data, size_t len, uint32_t flags) {
   std::memset(data + len, 0, wasmjson::kPadding);
-  g_report = {static_cast<uint32_t>(wasmjson::error_code::out_of_memory), 0, 0, 0, 0};
+  g_report = {static_cast<uint32_t>(wasmjson::error_code::out_of_memory), 0, 0, 0, 0, 0};
   wasmjson::jcs_buffers* b = buffers_for(len);
   if (!b) return &g_report;
   wasmjson::result r = wasmjson::canonicalize<active_kernel>(data, len, flags, *b);
@@ -62,5 +63,6 @@ WJ_EXPORT const canonicalize_report* wj_canonicalize(uint8_t* data, size_t len, 
   g_report.output = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(b->out.data()));
   g_report.output_len = static_cast<uint32_t>(b->out.size());
   g_report.saw_replacement = b->saw_replacement ? 1 : 0;
+  g_report.output_ascii = b->output_ascii ? 1 : 0;
   return &g_report;
 }

@@ -28,6 +28,9 @@ struct jcs_buffers {
   growable<jcs_frame> frames;
   output_buffer out;
   bool saw_replacement = false;  // some string held U+FFFD (see reader::saw_replacement)
+  // The output is ASCII: no key or string held a byte from 0x80, nor an escape of a
+  // character from U+0080 (JS then makes the text from bytes, with no UTF-8 decoding).
+  bool output_ascii = false;
 };
 
 // Requires kPadding zero bytes after data[len - 1]. The output is b.out.
@@ -35,12 +38,16 @@ template <class Kernel>
 result canonicalize(const uint8_t* data, size_t len, uint32_t flags, jcs_buffers& b) {
   b.tree.clear();
   b.out.clear();  // (no output after a reader error)
+  b.output_ascii = false;
   jcs_tree_builder sink(data, b.tree, (flags & kNumbersInJsForm) != 0);
   reader<Kernel, jcs_tree_builder> r(data, len, sink, b.stack, bom_length(data, len, flags));
   result res = r.run();
   b.saw_replacement = r.saw_replacement();
   if (!res.ok()) return res;
-  return jcs_writer<Kernel>(data, b.tree, b.out, b.frames).run();
+  jcs_writer<Kernel> writer(data, b.tree, b.out, b.frames);
+  res = writer.run();
+  b.output_ascii = res.ok() && !sink.saw_non_ascii() && !writer.wrote_non_ascii();
+  return res;
 }
 
 }  // namespace wasmjson

@@ -35,10 +35,12 @@ inline bool low_surrogate_escape_at(const uint8_t* p) {
 // and '\\' backslashed, \b \f \n \r \t, other control characters as \u00xx, '/' and
 // everything else as UTF-8. Returns the output's end, or nullptr with `lone` at the escape
 // of a lone surrogate (JSON.stringify would write it as \udxxx; RFC 8785 forbids it).
+// Sets `non_ascii` when an escape became a character from U+0080 (the content copied as
+// it is holds non-ASCII bytes only where the reader saw them: string_span::has_non_ascii).
 // Output room: (end - p) + Kernel::width bytes (nothing grows: an escape is never
 // shorter than what replaces it). Reads up to Kernel::width bytes past `end`.
 template <class Kernel>
-uint8_t* rewrite_escaped(uint8_t* o, const uint8_t* p, const uint8_t* end, const uint8_t*& lone) {
+uint8_t* rewrite_escaped(uint8_t* o, const uint8_t* p, const uint8_t* end, const uint8_t*& lone, bool& non_ascii) {
   for (;;) {
     // Everything up to the next backslash is copied as it is, a chunk at a time.
     std::memcpy(o, p, Kernel::width);
@@ -75,6 +77,7 @@ uint8_t* rewrite_escaped(uint8_t* o, const uint8_t* p, const uint8_t* end, const
         p += 6;
         continue;
       }
+      non_ascii = true;
       if ((u & 0xF800) != 0xD800) {
         o = detail::put_bmp(o, u);
         p += 6;

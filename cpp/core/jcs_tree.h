@@ -121,6 +121,7 @@ class jcs_tree_builder {
     if (static_cast<size_t>(s.end - s.begin) >= jcs_member::kUnescaped) return false;
     uint32_t len = static_cast<uint32_t>(s.end - s.begin);
     uint32_t value = static_cast<uint32_t>(t_.nodes.size());
+    non_ascii_ |= s.has_non_ascii;
     if (!s.has_escape) {
       t_.open_members.push_unchecked({utf16_order_prefix(s.begin, len), begin, len, value});
       return true;
@@ -141,6 +142,7 @@ class jcs_tree_builder {
   }
 
   bool string(const string_span& s) {
+    non_ascii_ |= s.has_non_ascii;
     return push({s.has_escape ? jcs_node::kStringEscaped : jcs_node::kString, offset(s.begin), offset(s.end), 0});
   }
   bool number(const number_span& n) {
@@ -156,6 +158,9 @@ class jcs_tree_builder {
                                                     : jcs_node::kFalse;
     return push({kind, 0, 0, 0});
   }
+
+  // Whether a key or string held a byte from 0x80 (copied as it is into the output).
+  bool saw_non_ascii() const { return non_ascii_; }
 
  private:
   uint32_t offset(const uint8_t* p) const { return static_cast<uint32_t>(p - data_); }
@@ -243,6 +248,7 @@ class jcs_tree_builder {
   const uint8_t* data_;
   jcs_tree& t_;
   bool numbers_in_js_form_;
+  bool non_ascii_ = false;
 };
 
 }  // namespace wasmjson

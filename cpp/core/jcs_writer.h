@@ -44,6 +44,9 @@ class jcs_writer {
     return r;
   }
 
+  // Whether an escape became a character from U+0080 (see rewrite_escaped).
+  bool wrote_non_ascii() const { return wrote_non_ascii_; }
+
  private:
   struct cursor {
     uint8_t* o;
@@ -196,8 +199,10 @@ class jcs_writer {
     if (!room(c, e - b + 3 + kCopySlack)) return oom();  // quotes, and a ':' after a key
     *c.o++ = '"';
     const uint8_t* lone = nullptr;
-    uint8_t* o = rewrite_escaped<Kernel>(c.o, data_ + b, data_ + e, lone);
+    bool non_ascii = false;
+    uint8_t* o = rewrite_escaped<Kernel>(c.o, data_ + b, data_ + e, lone, non_ascii);
     if (!o) return {error_code::jcs_lone_surrogate, static_cast<size_t>(lone - data_)};
+    wrote_non_ascii_ |= non_ascii;
     *o++ = '"';
     c.o = o;
     return {error_code::ok, 0};
@@ -222,6 +227,7 @@ class jcs_writer {
   const jcs_tree& tree_;
   output_buffer& out_;
   growable<jcs_frame>& frames_;
+  bool wrote_non_ascii_ = false;
 };
 
 }  // namespace wasmjson

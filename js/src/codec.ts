@@ -829,9 +829,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       const forbidden = code === CODE_JCS_LONE_SURROGATE || code === CODE_JCS_NOT_FINITE;
       if (code !== 0 && !forbidden) throw failure(code, i32[report + 1] >>> 0, source, region.len, region.ptr);
       if (!forbidden && !(isString && i32[report + 4] && !source.isWellFormed())) {
-        const out = i32[report + 2] >>> 0;
-        const end = out + (i32[report + 3] >>> 0);
-        return isString ? decodeUtf8In(wasm, out, end) : copyOut(memory.bytes(), out, end);
+        if (!isString) {
+          const out = i32[report + 2] >>> 0;
+          return copyOut(memory.bytes(), out, out + (i32[report + 3] >>> 0));
+        }
+        return canonicalText(report);
       }
     } finally {
       memory.release(region);
@@ -863,9 +865,21 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
         // A lone surrogate, escaped by the serializer (nothing else can fail here).
         throw forbiddenIn(parse(text())) ?? new CanonicalizationError('a string contains a lone surrogate, which JCS forbids');
       }
-      const out = i32[report + 2] >>> 0;
-      return decodeUtf8In(wasm, out, out + (i32[report + 3] >>> 0));
+      return canonicalText(report);
     }) as string;
+  }
+
+  /**
+   * wj_canonicalize's output (report: its index in i32) as a string: made from its bytes
+   * when wasm found it all ASCII, with no UTF-8 decoding (in Chromium, short outputs then
+   * go through the string builtins, not a TextDecoder call: a 200-byte document's
+   * canonicalize(text) 1.5x faster), else decoded.
+   */
+  function canonicalText(report: number): string {
+    const i32 = memory.wide().i32;
+    const out = i32[report + 2] >>> 0;
+    const end = out + (i32[report + 3] >>> 0);
+    return i32[report + 5] !== 0 ? decodeAscii(memory.bytes(), out, end, memory.builtins?.latin1) : decodeUtf8In(wasm, out, end);
   }
 
   function validate(input: JsonInput, options?: ValidateOptions): boolean | ValidationResult {

@@ -2,6 +2,7 @@
 // UTF-16 code units, duplicate keys, number forms, string escapes, what JCS forbids,
 // deep and wide documents, and random documents against a small independent reference
 // (decode to UTF-16 strings and doubles, sort with std::u16string's order, write).
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -326,6 +327,45 @@ TYPED_TEST(CanonicalizeTest, RandomDocumentsMatchTheReference) {
   }
   EXPECT_GT(lone, 0u);
   EXPECT_GT(infinite, 0u);
+}
+
+// output_ascii: JS makes the text from bytes without UTF-8 decoding when it is set, so it
+// must never be set for output with a byte from 0x80. It may be unset for ASCII output
+// (a duplicate key's replaced value held non-ASCII), but not for the plain cases here.
+TYPED_TEST(CanonicalizeTest, OutputAsciiIsSetOnlyForAsciiOutput) {
+  auto ascii = [](const std::string& t) { return std::all_of(t.begin(), t.end(), [](char c) { return static_cast<uint8_t>(c) < 0x80; }); };
+  struct { const char* text; bool ascii; } cases[] = {
+      {R"({"b":[1,2.5,"x\n\"",null],"a":true})", true},
+      {R"(["\u0041\u007f\u001f\/"])", true},
+      {R"({"\u0062":1,"a":2})", true},
+      {R"(["\u00e9"])", false},
+      {R"({"\u20ac":1})", false},
+      {R"(["\ud83d\ude02"])", false},
+      {"[\"\xc3\xa9\"]", false},
+      {"{\"\xe2\x82\xac\":1}", false},
+  };
+  for (auto& c : cases) {
+    outcome o = this->run(c.text);
+    ASSERT_TRUE(o.res.ok()) << c.text;
+    EXPECT_EQ(ascii(o.text), c.ascii) << c.text;
+    EXPECT_EQ(this->buffers_.output_ascii, c.ascii) << c.text;
+  }
+  EXPECT_EQ(this->run("[1,").res.ok(), false);
+  EXPECT_FALSE(this->buffers_.output_ascii) << "no output";
+  EXPECT_EQ(this->run(R"(["\ud800"])").res.code, error_code::jcs_lone_surrogate);
+  EXPECT_FALSE(this->buffers_.output_ascii) << "no output";
+  doc_gen gen(7);
+  size_t set = 0, unset = 0;
+  for (int doc = 0; doc < 2000; ++doc) {
+    size_t budget = 1 + gen.pick(12);
+    std::string text = gen.value(0, budget);
+    outcome o = this->run(text);
+    if (!o.res.ok()) continue;
+    ASSERT_TRUE(!this->buffers_.output_ascii || ascii(o.text)) << text;
+    (this->buffers_.output_ascii ? set : unset)++;
+  }
+  EXPECT_GT(set, 100u);
+  EXPECT_GT(unset, 100u);
 }
 
 TEST(JcsKeyOrder, MatchesUtf16CodeUnitOrder) {
