@@ -73,6 +73,12 @@ std::vector<uint8_t> padded(const uint8_t* p, size_t n) {
   return v;
 }
 
+bool is_ascii(const std::string& t) {
+  for (char c : t)
+    if (static_cast<uint8_t>(c) >= 0x80) return false;
+  return true;
+}
+
 std::string text_of(const jcs_buffers& b) { return std::string(reinterpret_cast<const char*>(b.out.data()), b.out.size()); }
 
 jcs_buffers g_scalar, g_swar, g_simd, g_again;
@@ -283,6 +289,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (rs.ok() && (text_of(g_swar) != out || text_of(g_simd) != out))
     fail("kernels wrote different text", "scalar: " + out.substr(0, 200) + "\nswar64: " + text_of(g_swar).substr(0, 200) +
                                              "\nsimd128: " + text_of(g_simd).substr(0, 200));
+  // output_ascii: JS makes the text from bytes when it is set, so it must never be set
+  // for output with a byte from 0x80 (it may be unset for ASCII output: a replaced
+  // duplicate's value held non-ASCII).
+  if (g_scalar.output_ascii != g_swar.output_ascii || g_scalar.output_ascii != g_simd.output_ascii)
+    fail("kernels disagree on output_ascii");
+  if (g_scalar.output_ascii && (!rs.ok() || !is_ascii(out))) fail("output_ascii set for output that is not ASCII", out.substr(0, 300));
 
   // Errors are validate()'s, or JCS's own on valid JSON.
   result val = validate<simd128_kernel>(buf, size, kSkipBom, g_stack);
@@ -313,5 +325,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!again.ok()) fail("canonicalizing the output fails", describe(again) + "\n" + out.substr(0, 300));
   if (text_of(g_again) != out)
     fail("canonicalize is not idempotent", "first:  " + out.substr(0, 300) + "\nsecond: " + text_of(g_again).substr(0, 300));
+  // Canonical text has no escapes of non-ASCII characters and no duplicate keys: there
+  // output_ascii says exactly whether it is ASCII.
+  if (g_again.output_ascii != is_ascii(out)) fail("output_ascii is wrong for canonical text", out.substr(0, 300));
   return 0;
 }
