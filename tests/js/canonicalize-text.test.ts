@@ -101,6 +101,17 @@ for (const flavor of FLAVORS) {
       expect(codec.canonicalize('{"a":1,"b":2,"\\u0061":3}')).toBe('{"a":3,"b":2}');
     });
 
+    it('gives text whose only non-ASCII characters come from escapes (wasm says when the output is ASCII)', () => {
+      // All ASCII but for what escapes decode to, in a string and in a key: not ASCII out.
+      expect(codec.canonicalize('["\\u00e9",{"b":"\\u20ac\\ud83d\\ude02"}]')).toBe('["\u00e9",{"b":"\u20ac\u{1f602}"}]');
+      expect(codec.canonicalize('{"\\u00fc":1,"a":"\\u0041\\n"}')).toBe('{"a":"A\\n","\u00fc":1}');
+      // Escapes of ASCII characters only: ASCII out.
+      expect(codec.canonicalize('{"\\u0062":"\\u0041\\/\\u001f","a":[1E2,true]}')).toBe('{"a":[100,true],"b":"A/\\u001f"}');
+      // Values whose keys the serializer cannot sort (escaped) are canonicalized as text too.
+      expect(codec.canonicalize({ 'b\n': '\u00e9', a: 1 })).toBe('{"a":1,"b\\n":"\u00e9"}');
+      expect(codec.canonicalize({ 'b\n': 'x', a: 1 })).toBe('{"a":1,"b\\n":"x"}');
+    });
+
     it('writes numbers as ECMAScript does, from every spelling', () => {
       const rng = new Rng(754);
       const failures: string[] = [];
