@@ -13,7 +13,8 @@
 //     wasm-prettify
 //   API level (each build's JS, as above, over its module via load({ wasm })): parse-string,
 //     parse-bytes, stringify, encode, minify, prettify, canonicalize (text), canonicalize-value,
-//     at, at-bytes (the deep pointer of bench/run.mjs)
+//     at, at-bytes (the deep pointer of bench/run.mjs), lazy-1pct (bench/run.mjs's 1% of the
+//     leaves, read from one lazy document)
 // Default: validate,stage,wasm-minify on the JSON files of ../shared/corpus. Prints, per
 // operation, the geomean of NEW's speed over OLD's (> 1: NEW is faster); -v adds each file.
 //
@@ -35,7 +36,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { takeFlag, takeOption } from './cli-args.mjs';
-import { createWasmStage, deepPointer, median } from './suite.mjs';
+import { createWasmStage, deepPointer, median, samplePointers } from './suite.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -87,7 +88,7 @@ async function wasmLevel(path) {
 async function apiLevel(path) {
   const { load } = await import(jsOf(path));
   const codec = await load({ wasm: readFileSync(wasmOf(path)) });
-  return (op, bytes, text, value, pointer) =>
+  return (op, bytes, text, value, pointer, sample) =>
     ({
       'parse-string': () => codec.parse(text),
       'parse-bytes': () => codec.parse(bytes),
@@ -101,11 +102,20 @@ async function apiLevel(path) {
       'canonicalize-value': () => codec.canonicalize(value),
       at: () => codec.at(text, pointer),
       'at-bytes': () => codec.at(bytes, pointer),
+      'lazy-1pct': () => {
+        const d = codec.lazy(text);
+        if (d === null || typeof d !== 'object') return;
+        for (const p of sample) {
+          const v = d.at(p);
+          if (v !== null && typeof v === 'object') v.toJS();
+        }
+        d.free();
+      },
     })[op];
 }
 
 const WASM_OPS = ['validate', 'stage', 'wasm-minify', 'wasm-prettify'];
-const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes', 'canonicalize', 'canonicalize-value', 'at', 'at-bytes'];
+const API_OPS = ['parse-string', 'parse-bytes', 'stringify', 'encode', 'minify', 'prettify', 'minify-bytes', 'prettify-bytes', 'canonicalize', 'canonicalize-value', 'at', 'at-bytes', 'lazy-1pct'];
 for (const op of ops) {
   if (!WASM_OPS.includes(op) && !API_OPS.includes(op)) throw new Error(`unknown op ${op}`);
   if (split && !API_OPS.includes(op)) throw new Error(`--split times API-level operations only, not ${op}`);
@@ -125,14 +135,15 @@ function inputs(op, file) {
   const value = op === 'stringify' || op === 'encode' || op === 'canonicalize-value' ? JSON.parse(text) : undefined;
   // at(): the benchmark's deep pointer (bench/suite.mjs).
   const pointer = op === 'at' || op === 'at-bytes' ? deepPointer(JSON.parse(text)) : undefined;
-  return { bytes, text, value, pointer };
+  const sample = op === 'lazy-1pct' ? samplePointers(JSON.parse(text)) : undefined;
+  return { bytes, text, value, pointer, sample };
 }
 
 if (child !== undefined) {
   // A --split measurement: `--child BUILD --ops OP FILE`; prints MB/s (input bytes).
   const [file] = args;
-  const { bytes, text, value, pointer } = inputs(ops[0], file);
-  const fn = (await apiLevel(child))(ops[0], bytes, text, value, pointer);
+  const { bytes, text, value, pointer, sample } = inputs(ops[0], file);
+  const fn = (await apiLevel(child))(ops[0], bytes, text, value, pointer, sample);
   let best = 0;
   for (let r = 0; r < 5; r++) {
     gc();
@@ -231,8 +242,8 @@ for (const op of ops) {
   const ratios = [];
   const lines = [];
   for (const file of files) {
-    const { bytes, text, value, pointer } = inputs(op, file);
-    const [fa, fb] = [A, B].map((x) => (WASM_OPS.includes(op) ? x.wasm(op, bytes) : x.api(op, bytes, text, value, pointer)));
+    const { bytes, text, value, pointer, sample } = inputs(op, file);
+    const [fa, fb] = [A, B].map((x) => (WASM_OPS.includes(op) ? x.wasm(op, bytes) : x.api(op, bytes, text, value, pointer, sample)));
     // Batches of at least 5 ms of OLD.
     let n = 1;
     while (timeBatch(fa, n) < 5) n *= 2;

@@ -134,6 +134,12 @@ inline const uint8_t* known_end(const cursor& c, const uint8_t* p) {
   return e == 0 ? nullptr : c.begin + e;
 }
 
+// Bytes after an opening bracket that skip_container looks through for a small
+// container's end, in whole kernel chunks (a multiple of every kernel's width): from a
+// bracket at the document's last byte at most kPadding bytes past its end.
+inline constexpr size_t kSmallContainerBytes = 64;
+static_assert(kSmallContainerBytes <= kPadding && kSmallContainerBytes % 16 == 0);
+
 // Past the object or array starting at p, or nullptr: its known end (container_ends.h)
 // when the cursor has one, else by a scan, a block per step: per block, the brackets
 // outside strings (detail_skip::brackets_outside_strings) move the depth by their
@@ -142,6 +148,23 @@ template <class Kernel>
 const uint8_t* skip_container(cursor& c, const uint8_t* p) {
   if (c.ends.count != 0) {
     if (const uint8_t* e = known_end(c, p)) return e;
+  }
+  // A small array with no string and nothing nested (a point's [x, y], a list of a few
+  // numbers) ends at the first quote or bracket after it when that is a closing
+  // bracket: found a kernel chunk at a time, where the block scan below costs a block's
+  // masks and their strings' state for every skip. Listing canada.json's rings of
+  // points skips each point this way. Anything else (a quote, an opening bracket, no
+  // structural byte in the first kSmallContainerBytes) goes on to the block scan, which
+  // pairs the brackets the same way.
+  // (Arrays only: an object's first structural byte is its first key's quote.)
+  if (*p == '[') {
+    for (const uint8_t* q = p + 1; q < p + 1 + kSmallContainerBytes; q += Kernel::width) {
+      size_t i = Kernel::structural_stop(q);
+      if (i == Kernel::width) continue;
+      // (Past the end only padding follows, which holds no structural byte.)
+      if ((q[i] | 0x20) == '}') return q + i + 1;
+      break;
+    }
   }
   uint64_t escape_carry = 0;
   uint64_t in_string = 0;  // all ones when the previous block ended inside a string

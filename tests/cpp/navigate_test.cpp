@@ -102,6 +102,31 @@ TYPED_TEST(NavigateTest, SkipMatchesReferenceOnGeneratedDocuments) {
   }
 }
 
+// Arrays of scalars whose end the skip looks for in their first kSmallContainerBytes
+// (a chunk at a time) before it scans blocks: every length up to past that window, at
+// every alignment, ended by ']' or '}' (a closing bracket of either kind ends them, as
+// the block scan pairs brackets), with a string or a nested array at each place instead,
+// and cut short at every length (the document's last byte an opening bracket too).
+TYPED_TEST(NavigateTest, SmallArraysOfScalarsEndWhereTheReferenceSaysAtEveryLength) {
+  for (size_t lead = 0; lead < 17; ++lead) {
+    for (size_t n = 0; n <= nav::kSmallContainerBytes + 20; ++n) {
+      std::string body;
+      while (body.size() < n) body += body.size() % 3 == 2 ? ", " : "7";
+      body.resize(n);
+      for (const char* close : {"]", "}"}) {
+        std::string doc = "[" + std::string(lead, ' ') + "[" + body + close + " , 1]";
+        check_every_container<TypeParam>(doc);
+        for (size_t cut = 0; cut <= doc.size(); ++cut) check_every_container<TypeParam>(doc.substr(0, cut));
+      }
+      for (size_t at = 0; at <= n; ++at) {
+        for (const char* inner : {"\"]\"", "[1]", "{}"}) {
+          check_every_container<TypeParam>("[" + std::string(lead, ' ') + "[" + body.substr(0, at) + inner + body.substr(at) + "]]");
+        }
+      }
+    }
+  }
+}
+
 TYPED_TEST(NavigateTest, SkipMatchesReferenceOnTheCorpus) {
   WASMJSON_SKIP_WITHOUT_SHARED();
   ASSERT_EQ(testing_support::shared_files("corpus").size(), testing_support::kCorpusFiles);
