@@ -308,7 +308,7 @@ export class LazyNode {
     for (let k = 0; k < tokens.length; k++) {
       const index = this.doc.indexOnSecondLookup(node, node.offset);
       if (index === undefined) {
-        const rest = k === 0 ? pointer : restOfPointer(tokens, k);
+        const rest = k === 0 ? pointer : restOfPointer(pointer, tokens, k);
         const found = path(this.doc.host, region, this.doc.source, node.offset, rest, this.doc);
         return found === undefined ? undefined : node.materialize(found.offset, found.kind, found.within);
       }
@@ -537,8 +537,14 @@ function memberEndsAt(bytes: Uint8Array, at: number, end: number, within: number
   return at < end && (bytes[at] === 0x2c || bytes[at] === (within === KIND_OBJECT ? 0x7d : 0x5d));
 }
 
-/** The pointer made of tokens[k..] (escaped again). */
-function restOfPointer(tokens: string[], k: number): string {
+/** The pointer made of tokens[k..]: the tail of `pointer` when it has no escapes, else escaped again. */
+function restOfPointer(pointer: string, tokens: string[], k: number): string {
+  if (pointer.indexOf('~') < 0) {
+    // Unescaped tokens are the pointer's own pieces: the rest is its tail.
+    let at = 0;
+    for (let j = 0; j < k; j++) at += 1 + tokens[j].length;
+    return pointer.slice(at);
+  }
   let rest = '';
   for (let j = k; j < tokens.length; j++) rest += '/' + tokens[j].replace(/~/g, '~0').replace(/\//g, '~1');
   return rest;
@@ -546,7 +552,15 @@ function restOfPointer(tokens: string[], k: number): string {
 
 /** Whether a key names an array element (a canonical index below 2^32 - 1). */
 function isArrayIndexKey(k: string): boolean {
-  return ARRAY_INDEX.test(k) && Number(k) <= MAX_INDEX;
+  // (By its characters: a lazy document asks this of every token of every pointer.)
+  const n = k.length;
+  if (n === 0 || n > 10) return false;
+  if (k.charCodeAt(0) === 0x30) return n === 1;
+  for (let i = 0; i < n; i++) {
+    const c = k.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return n < 10 || Number(k) <= MAX_INDEX;
 }
 
 /** Runs a navigation export and returns its report's index, throwing its error. */

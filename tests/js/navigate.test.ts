@@ -708,6 +708,27 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('lazy(): keys() orders keys as Object.keys does at the array-index boundary, and pointers resumed at any depth agree', () => {
+      const text = '{"b":1,"4294967295":2,"4294967294":3,"01":4,"1":5,"0":6,"-1":7,"10":8,"":9,"1e0":10,"٣":11}';
+      const doc = codec.lazy(text) as LazyNode;
+      expect(doc.keys()).toStrictEqual(Object.keys(JSON.parse(text)));
+      doc.free();
+      // Each pointer below is evaluated twice from the top, so the containers on its
+      // path are listed one level further each time: the rest of the pointer is then
+      // taken from every depth (unescaped, it is the pointer's own tail).
+      const nested = '{"a":{"b":[{"c":{"d":[1,{"e":"x"}]}}],"~/":{"k/":[2]}}}';
+      const value = JSON.parse(nested);
+      for (const input of [nested, utf8.encode(nested)]) {
+        const d = codec.lazy(input) as LazyNode;
+        for (let round = 0; round < 6; round++) {
+          expect(d.at('/a/b/0/c/d/1/e')).toBe(value.a.b[0].c.d[1].e);
+          expect(wholeValue(d.at('/a/~0~1/k~1/0'))).toBe(2);
+          expect(d.at('/a/b/0/c/d/2')).toBeUndefined();
+        }
+        d.free();
+      }
+    });
+
     it('lazy(): a bad object gives the same error to its first lookup (a wasm scan) and to later ones (its listing)', () => {
       const bad = ['{"a":1,"b":2,"c"3}', '{"a":1,"b\\x":2}', '{"a":1,"b":2', '{"a":1,,"b":2}', '{"a":1,"a":[1,}', '{"a":1 "b":2}'];
       // A value that is not read is not checked (README): every way finds "a" alike.
