@@ -18,12 +18,6 @@ namespace wasmjson {
 
 namespace detail {
 
-// The code unit of the \uXXXX escape at p (hex digits already checked).
-inline uint32_t escaped_unit(const uint8_t* p) {
-  const int8_t* h = kHex.v;
-  return static_cast<uint32_t>((h[p[2]] << 12) | (h[p[3]] << 8) | (h[p[4]] << 4) | h[p[5]]);
-}
-
 // Whether the escape at p is \u of a low surrogate (DC00..DFFF).
 inline bool low_surrogate_escape_at(const uint8_t* p) {
   return p[0] == '\\' && p[1] == 'u' && (escaped_unit(p) & 0xFC00) == 0xDC00;

@@ -322,7 +322,6 @@ bool for_each_entry(cursor& c, const uint8_t* p, Visit&& visit, const uint8_t** 
 // WTF-8, which no well-formed key can equal). Writes at most (e - b) bytes.
 inline size_t unescape_utf8(const uint8_t* b, const uint8_t* e, uint8_t* out) {
   uint8_t* o = out;
-  const int8_t* h = detail::kHex.v;
   while (b < e) {
     if (*b != '\\') {
       *o++ = *b++;
@@ -334,10 +333,10 @@ inline size_t unescape_utf8(const uint8_t* b, const uint8_t* e, uint8_t* out) {
       b += 2;
       continue;
     }
-    uint32_t cp = static_cast<uint32_t>((h[b[2]] << 12) | (h[b[3]] << 8) | (h[b[4]] << 4) | h[b[5]]);
+    uint32_t cp = detail::escaped_unit(b);
     b += 6;
     if (cp >= 0xD800 && cp < 0xDC00 && b + 6 <= e && b[0] == '\\' && b[1] == 'u') {
-      uint32_t lo = static_cast<uint32_t>((h[b[2]] << 12) | (h[b[3]] << 8) | (h[b[4]] << 4) | h[b[5]]);
+      uint32_t lo = detail::escaped_unit(b);
       if (lo >= 0xDC00 && lo < 0xE000) {
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         b += 6;

@@ -81,6 +81,18 @@ struct hex_table {
 };
 inline constexpr hex_table kHex{};
 
+// The code unit of the \uXXXX escape at p (the backslash), whose hex digits the reader
+// has checked: decoded from one 32-bit load, not the table (a digit's low nibble, plus 9
+// for the letters: bit 6 is set in 'A'-'F' and 'a'-'f', clear in '0'-'9'; then the
+// nibbles gathered, first digit highest). Unchecked digits give an arbitrary unit.
+inline uint32_t escaped_unit(const uint8_t* p) {
+  uint32_t x;
+  std::memcpy(&x, p + 2, 4);
+  uint32_t v = (x & 0x0F0F0F0Fu) + ((x >> 6) & 0x01010101u) * 9;
+  v = ((v & 0x000F000Fu) << 4) | ((v >> 8) & 0x000F000Fu);  // bytes 0 and 2: digits 0-1 and 2-3
+  return ((v & 0xFFu) << 8) | ((v >> 16) & 0xFFu);
+}
+
 // For each byte that may follow a backslash, the byte the escape stands for ('u' for
 // \u, whose four hex digits decide); 0 for the others. The reader validates with it,
 // and every unescaper decodes the one-letter escapes with it.

@@ -58,17 +58,6 @@ WASMJSON_INLINE void utf8_sequence_to_utf16(const uint8_t*& p, uint16_t*& o) {
   *o++ = static_cast<uint16_t>(cp);
 }
 
-// The value of the four hex digits at p, which the reader has checked, in one 32-bit
-// word: a digit's low nibble, plus 9 for the letters (bit 6 set in 'A'-'F' and 'a'-'f',
-// clear in '0'-'9'), then the nibbles gathered, first digit highest.
-WASMJSON_INLINE uint32_t hex4_value(const uint8_t* p) {
-  uint32_t x;
-  std::memcpy(&x, p, 4);
-  uint32_t v = (x & 0x0F0F0F0Fu) + ((x >> 6) & 0x01010101u) * 9;
-  v = ((v & 0x000F000Fu) << 4) | ((v >> 8) & 0x000F000Fu);  // bytes 0 and 2: digits 0-1 and 2-3
-  return ((v & 0xFFu) << 8) | ((v >> 16) & 0xFFu);
-}
-
 }  // namespace detail
 
 // Writes (end - begin) units at most to out, which has room for Kernel::width more;
@@ -79,7 +68,7 @@ template <class Kernel>
 size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool& escaped_surrogate) {
   uint16_t* o = out;
   // (A local: the caller's flag lives in memory, which the unit stores may alias.)
-  uint32_t surrogates = 0;
+  bool surrogates = false;
   while (p < end) {
     uint8_t c = *p;
     if (c != '\\' && c < 0x80) {
@@ -104,8 +93,8 @@ size_t unescape_utf16(const uint8_t* p, const uint8_t* end, uint16_t* out, bool&
         // reader checked the hex digits and the string's end: an escape never runs past
         // it.)
         do {
-          uint32_t unit = detail::hex4_value(p + 2);
-          surrogates |= (unit & 0xF800) ^ 0xD800 ? 0 : 1;
+          uint32_t unit = detail::escaped_unit(p);
+          surrogates |= (unit & 0xF800) == 0xD800;
           *o++ = static_cast<uint16_t>(unit);
           p += 6;
         } while (p < end && p[0] == '\\' && p[1] == 'u');
@@ -148,7 +137,7 @@ size_t unescape_ascii(const uint8_t* p, const uint8_t* end, uint8_t* out) {
       p += 2;
       continue;
     }
-    uint32_t unit = detail::hex4_value(p + 2);
+    uint32_t unit = detail::escaped_unit(p);
     if (unit >= 0x80) return kNotAscii;
     *o++ = static_cast<uint8_t>(unit);
     p += 6;
