@@ -393,10 +393,14 @@ export class Memory {
       }
     } else {
       // The length read once: a view that tracks a growable SharedArrayBuffer can grow
-      // (another thread) between reads, and must not be copied past the room reserved.
+      // (another thread) at any moment, between two reads of its length too, and must not
+      // be copied past the room reserved: set() then takes a view of exactly that length
+      // (given the view itself, it copied what the view held by then, a RangeError past
+      // the end of wasm memory and other buffers overwritten before it). A view of an
+      // ArrayBuffer changes only when this thread runs code, which it does not here.
       const len = input.length;
       const ptr = this.reserve(len);
-      this.bytes().set(len === input.length ? input : input.subarray(0, len), ptr);
+      this.bytes().set(input.buffer instanceof ArrayBuffer ? input : input.subarray(0, len), ptr);
       region = { ptr, len, owned: ptr !== this.scratchPtr };
     }
     // Handed out: the region's owner releases it now.
