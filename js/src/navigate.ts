@@ -7,6 +7,7 @@ import type { Memory, Region } from './memory.js';
 import { checkNotBuilding } from './build.js';
 import { BYTES_IN_WASM, outOfMemory } from './errors.js';
 import { decodeUtf8 } from './utf8.js';
+import { ownElements } from './own-elements.js';
 
 const NONE = 0xffffffff;
 /** Value kinds (nav::kind); as `within`, the container a value is a member of (0: the root). */
@@ -147,8 +148,8 @@ interface ContainerIndex {
 /** A document in wasm memory: a buffer of its own until free(). */
 class LazyDocument {
   region: Region | undefined;
-  /** What the FinalizationRegistry holds for it (see Held). */
-  held: Held | undefined;
+  /** Its registration with the FinalizationRegistry (see Slot), until free(). */
+  slot: Slot | undefined;
   // Per container (by offset): its index once built, on its second lookup. The first
   // is left to wasm: a lookup by key reads all of the object anyway (the last duplicate
   // key wins), but listing it also makes a string and a map entry of every key (one
@@ -243,21 +244,62 @@ class Sightings {
 }
 
 /**
- * The safety net for documents never freed: registered without an unregister token, as
- * a token costs a hash-table entry to add and one to remove (in the profile of lazy() on
- * 340-byte documents, 5% of the time). free() empties the held record instead, and the
- * callback, when its document is collected, then has nothing left to release.
+ * The safety net for documents never freed: a FinalizationRegistry releases the region
+ * of a document collected before free(). What it watches is a slot, an object only its
+ * document refers to, and what the callback gets is the slot's held record: the host
+ * and region of the document the slot serves, emptied by free(). free() then puts the
+ * slot in a pool, and the next lazy() takes it, registered already. Registrations cost
+ * more than their call: registering every document (as its own target) made lazy() of a
+ * 200-byte document, one field read and free(), 1.65-1.9x slower than with no registry
+ * at all (bench/ab.mjs lazy-1pct, processes of their own; 2 KB: 1.3x; in its profile,
+ * 36% of the time in the garbage collector), and slots run as fast as no registry. A
+ * slot is registered once, without an unregister token (a token costs a hash-table
+ * entry to add and one to remove). A document dropped without free() takes its slot
+ * with it: both are collected, and the callback releases its region.
  */
 interface Held {
-  host: NavHost;
+  // (Both emptied by free(): a pooled slot keeps no codec alive.)
+  host: NavHost | undefined;
   region: Region | undefined;
+}
+interface Slot {
+  // (The held record never refers to its slot: the registry holds it strongly.)
+  readonly held: Held;
 }
 const registry =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry<Held>((held) => {
-        if (held.region !== undefined) held.host.memory.release(held.region);
+        if (held.region !== undefined) held.host!.memory.release(held.region);
       })
     : undefined;
+
+/** Slots of freed documents, ready for the next (own elements: own-elements.ts). */
+const SLOT_POOL_MAX = 64;
+const slotPool: (Slot | undefined)[] = ownElements<Slot | undefined>(SLOT_POOL_MAX, undefined);
+let pooledSlots = 0;
+
+/** A registered slot serving `region` of `host`: a pooled one, else a new one. */
+function takeSlot(registry: FinalizationRegistry<Held>, host: NavHost, region: Region): Slot {
+  let slot: Slot | undefined;
+  if (pooledSlots > 0) {
+    slot = slotPool[--pooledSlots]!;
+    slotPool[pooledSlots] = undefined;
+  } else {
+    slot = { held: { host: undefined, region: undefined } };
+    registry.register(slot, slot.held);
+  }
+  slot.held.host = host;
+  slot.held.region = region;
+  return slot;
+}
+
+/** Empties a slot (its callback then has nothing to release) and pools it. */
+function returnSlot(slot: Slot): void {
+  slot.held.host = undefined;
+  slot.held.region = undefined;
+  // (A slot left out of a full pool is collected, its callback finding nothing.)
+  if (pooledSlots < SLOT_POOL_MAX) slotPool[pooledSlots++] = slot;
+}
 
 /** One value of a lazy document: a container to explore, or (via get/at) a primitive. */
 export class LazyNode {
@@ -394,8 +436,12 @@ export class LazyNode {
     const region = this.doc.region;
     if (!region) return;
     this.doc.region = undefined;
-    // (The safety net's record too: its callback must not release the region again.)
-    if (this.doc.held !== undefined) this.doc.held.region = undefined;
+    // (The safety net's slot too: its callback must not release the region again.)
+    const slot = this.doc.slot;
+    if (slot !== undefined) {
+      this.doc.slot = undefined;
+      returnSlot(slot);
+    }
     this.doc.host.memory.release(region);
   }
 
@@ -746,24 +792,21 @@ export function lazy(host: NavHost, source: string | Uint8Array): LazyValue {
   // part way (the document's error, or a stack overflow at any call) must not leave it
   // in wasm memory for good.
   let handedOut = false;
-  let held: Held | undefined;
+  let slot: Slot | undefined;
   try {
     const r = root(host, region, source);
     if (r.kind !== KIND_OBJECT && r.kind !== KIND_ARRAY) return host.valueAt(region, r.offset, source, ROOT) as LazyValue;
     // Errors found later are described from the document's copy in wasm memory: the
     // caller's bytes may change or be detached meanwhile.
     const doc = new LazyDocument(host, region, typeof source === 'string' ? source : BYTES_IN_WASM);
-    if (registry !== undefined) {
-      held = doc.held = { host, region };
-      registry.register(doc, held);
-    }
+    if (registry !== undefined) slot = doc.slot = takeSlot(registry, host, region);
     const node = containerNode(doc, r.offset, r.kind, ROOT);
     handedOut = true;
     return node;
   } finally {
     if (!handedOut) {
       // (Emptied as free() does: the registry then has nothing left to release.)
-      if (held !== undefined) held.region = undefined;
+      if (slot !== undefined) returnSlot(slot);
       host.memory.release(region);
     }
   }

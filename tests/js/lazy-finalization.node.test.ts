@@ -35,6 +35,55 @@ describe('lazy documents: the FinalizationRegistry safety net', () => {
     expect(memory.buffer.byteLength).toBeLessThan(80 * MiB);
   });
 
+  it('a document made after one was freed, itself never freed, gives its memory back once collected', async () => {
+    // (The freed one's registration with the registry serves the next document.)
+    const { codec, live } = await watchedCodec('swar64', { faults: true });
+    const text = JSON.stringify({ a: [1, 2, 3], s: 'x'.repeat(1000) });
+    // (The first call allocates what the codec keeps: scratch buffers.)
+    const first = codec.lazy(text) as { get(k: string): { toJS(): unknown }; free(): void };
+    first.get('a').toJS();
+    first.free();
+    await collect();
+    const before = live();
+    for (let round = 0; round < 4; round++) {
+      const start = live();
+      for (let i = 0; i < 25; i++) {
+        const freed = codec.lazy(text) as { free(): void };
+        freed.free();
+        // (Freed at once; the documents dropped so far this round are not collected yet.)
+        expect(live()).toBe(start + i);
+        const dropped = codec.lazy(text) as { get(k: string): { toJS(): unknown } };
+        expect(dropped.get('a').toJS()).toStrictEqual([1, 2, 3]);
+      }
+      expect(live()).toBe(start + 25);
+      await collect();
+      // Collected and released: all but perhaps the last, which the suspended test
+      // function's frame may still hold.
+      expect(live()).toBeLessThanOrEqual(before + 1);
+    }
+  });
+
+  it('more documents freed at once than are made next: none is released again when collected', async () => {
+    // (Slots of freed documents wait for the next ones, up to a number; the rest are
+    // collected with their documents, and must release nothing.)
+    const { codec } = await watchedCodec('swar64');
+    const texts = Array.from({ length: 3 }, (_, k) => JSON.stringify({ k, s: String(k).repeat(2000) }));
+    type Doc = { toJS(): unknown; free(): void };
+    for (let round = 0; round < 3; round++) {
+      let old: Doc[] | undefined = Array.from({ length: 200 }, () => codec.lazy(texts[0]) as Doc);
+      for (const d of old) d.free();
+      // Likely in the buffers the freed ones had.
+      const kept = Array.from({ length: 200 }, () => codec.lazy(texts[1]) as Doc);
+      old = undefined;
+      await collect();
+      // Were a freed buffer released again, these would take the kept ones'.
+      const more = Array.from({ length: 200 }, () => codec.lazy(texts[2]) as Doc);
+      for (const d of kept) expect(d.toJS()).toStrictEqual(JSON.parse(texts[1]));
+      for (const d of more) expect(d.toJS()).toStrictEqual(JSON.parse(texts[2]));
+      for (const d of [...kept, ...more]) d.free();
+    }
+  });
+
   it('a freed document is released once: its collection later frees no one else', async () => {
     const { codec } = await watchedCodec('swar64');
     const texts = Array.from({ length: 3 }, (_, i) => JSON.stringify({ i, s: String(i).repeat(100_000) }));
