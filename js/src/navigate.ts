@@ -63,20 +63,29 @@ export interface NavHost {
   parseText?(text: string): unknown;
 }
 
-/** RFC 6901: "" is the whole document; otherwise "/"-separated tokens with ~1 and ~0. */
-export function pointerTokens(pointer: string): string[] {
+/**
+ * Throws unless `pointer` is RFC 6901's: "" (the whole document), or "/"-separated
+ * tokens whose '~' escapes are ~1 and ~0. Lookups pass the pointer's text to wasm as it
+ * is; only a lookup in a listed container needs its tokens (pointerTokens).
+ */
+function checkPointer(pointer: string): void {
   if (typeof pointer !== 'string') throw new TypeError('wasmjson: a JSON Pointer must be a string');
-  if (pointer === '') return [];
+  if (pointer === '') return;
   if (pointer[0] !== '/') throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': it must be empty or start with '/'`);
+  if (pointer.indexOf('~') >= 0 && /~[^01]|~$/.test(pointer)) {
+    throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': '~' must be followed by 0 or 1`);
+  }
+}
+
+/** The decoded tokens of a pointer that checkPointer passed. */
+function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
   // Most pointers have no escapes: their tokens are the pieces between the slashes.
   if (pointer.indexOf('~') < 0) return pointer.slice(1).split('/');
   return pointer
     .slice(1)
     .split('/')
-    .map((t) => {
-      if (/~[^01]|~$/.test(t)) throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': '~' must be followed by 0 or 1`);
-      return t.replace(/~1/g, '/').replace(/~0/g, '~');
-    });
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
@@ -344,16 +353,21 @@ export class LazyNode {
    * per pointer.
    */
   at(pointer: string): LazyValue | undefined {
-    const tokens = pointerTokens(pointer);
+    checkPointer(pointer);
     const region = this.doc.live();
     let node = this as LazyArrayNode | LazyObjectNode;
-    for (let k = 0; k < tokens.length; k++) {
+    if (pointer === '') return node;
+    // (Split only when a listed container takes a token: most lookups are one call to
+    // wasm with the pointer as it is.)
+    let tokens: string[] | undefined;
+    for (let k = 0; ; k++) {
       const index = this.doc.indexOnSecondLookup(node, node.offset);
       if (index === undefined) {
-        const rest = k === 0 ? pointer : restOfPointer(pointer, tokens, k);
+        const rest = k === 0 ? pointer : restOfPointer(pointer, tokens!, k);
         const found = path(this.doc.host, region, this.doc.source, node.offset, rest, this.doc);
         return found === undefined ? undefined : node.materialize(found.offset, found.kind, found.within);
       }
+      tokens ??= pointerTokens(pointer);
       const token = tokens[k];
       let offset: number | undefined;
       if (node.kind === 'object') offset = index.byKey!.get(token);
@@ -364,7 +378,6 @@ export class LazyNode {
       if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) return undefined;
       node = containerNode(this.doc, offset, kind, node.kindCode());
     }
-    return node;
   }
 
   /** Number of elements (arrays) or distinct keys (objects). */
@@ -733,11 +746,11 @@ function root(host: NavHost, region: Region, source: string | Uint8Array): { off
  * and records its own there (see PathProgress).
  */
 export function at(host: NavHost, source: string | Uint8Array, pointer: string, progress?: PathProgress): unknown {
-  const tokens = pointerTokens(pointer);
+  checkPointer(pointer);
   const region = host.memory.acquire(source);
   try {
     const { offset, kind } = root(host, region, source);
-    if (tokens.length === 0) return host.valueAt(region, offset, source, ROOT);
+    if (pointer === '') return host.valueAt(region, offset, source, ROOT);
     if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) {
       // A scalar has no children, if it is a document at all.
       host.valueAt(region, offset, source, ROOT);

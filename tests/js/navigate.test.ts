@@ -86,6 +86,16 @@ for (const flavor of FLAVORS) {
       expect(() => codec.at(doc, 'a')).toThrow(SyntaxError);
       expect(() => codec.at(doc, '/a~2')).toThrow(SyntaxError);
       expect(() => codec.at(doc, 5 as never)).toThrow(TypeError);
+      // Lazy documents too, on their first lookup (the pointer goes to wasm unsplit) and
+      // on a listed container's (split into tokens).
+      const root = codec.lazy(doc) as InstanceType<typeof wasmjson.LazyNode>;
+      for (let round = 0; round < 3; round++) {
+        for (const p of ['a', '/a~2', '/a~', '/a~/0', '/b/~x']) expect(() => root.at(p), p).toThrow(SyntaxError);
+        expect(() => root.at(5 as never)).toThrow(TypeError);
+        expect(root.at('/b/c')).toBeNull();
+        expect(root.at('/x~1y')).toBeUndefined();
+      }
+      root.free();
     });
 
     it('matches escaped and non-ASCII keys, last duplicate wins', () => {
