@@ -214,6 +214,43 @@ for (const flavor of FLAVORS) {
       expect(codec.at('7', '/a')).toBeUndefined();
     });
 
+    it('reads literals and integers as JSON.parse does, and malformed ones as errors', () => {
+      const tokens = [
+        'true', 'false', 'null', '0', '-0', '7', '-7', '10', '123456789012345', '-123456789012345',
+        '1234567890123456', '9007199254740993', '1.5', '-0.0', '1e3', '2E-2',
+        '01', '-01', '00', '-', '--1', '+1', '1-', 'tru', 'truex', 'nul', 'nulll', 'fals', 'falsey', 'True', 'NaN', '0x1', '1.', '.5',
+      ];
+      for (const t of tokens) {
+        for (const text of [`[${t}]`, `[1,${t},2]`, `{"k":${t}}`, `{"a":0,"k":${t} }`]) {
+          const pointer = text.startsWith('[1,') ? '/1' : text.startsWith('[') ? '/0' : '/k';
+          let want: unknown;
+          try {
+            want = { value: JSON.parse(text)[pointer.slice(1)] };
+          } catch (e) {
+            want = (e as Error).name;
+          }
+          for (const input of [text, utf8.encode(text)]) {
+            let got: unknown;
+            try {
+              got = { value: codec.at(input, pointer) };
+            } catch (e) {
+              got = (e as Error).name;
+            }
+            expect(got, `at(${text}, ${pointer})`).toStrictEqual(want);
+            if (typeof want === 'object') expect(Object.is((got as { value: unknown }).value, (want as { value: unknown }).value), text).toBe(true);
+            try {
+              const doc = codec.lazy(input) as LazyNode;
+              got = { value: doc.at(pointer) };
+              doc.free();
+            } catch (e) {
+              got = (e as Error).name;
+            }
+            expect(got, `lazy(${text}).at(${pointer})`).toStrictEqual(want);
+          }
+        }
+      }
+    });
+
     it('checks the keys it compares as parse() checks strings (escapes, control bytes, UTF-8)', () => {
       const texts = ['{"\\a":1}', '{"a\tb":1}', '{"\\u12":1,"b":2}', '{"' + 'a'.repeat(1022) + '\\u":1,"b":2}', '{"\\x":1,"b":2}'];
       for (const text of texts) {
