@@ -66,7 +66,7 @@ export interface NavHost {
 /**
  * Throws unless `pointer` is RFC 6901's: "" (the whole document), or "/"-separated
  * tokens whose '~' escapes are ~1 and ~0. Lookups pass the pointer's text to wasm as it
- * is; only a lookup in a listed container needs its tokens (pointerTokens).
+ * is; only a lookup in a listed container reads its tokens (LazyNode.at).
  */
 function checkPointer(pointer: string): void {
   if (typeof pointer !== 'string') throw new TypeError('wasmjson: a JSON Pointer must be a string');
@@ -75,17 +75,6 @@ function checkPointer(pointer: string): void {
   if (pointer.indexOf('~') >= 0 && /~[^01]|~$/.test(pointer)) {
     throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': '~' must be followed by 0 or 1`);
   }
-}
-
-/** The decoded tokens of a pointer that checkPointer passed. */
-function pointerTokens(pointer: string): string[] {
-  if (pointer === '') return [];
-  // Most pointers have no escapes: their tokens are the pieces between the slashes.
-  if (pointer.indexOf('~') < 0) return pointer.slice(1).split('/');
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
@@ -357,26 +346,31 @@ export class LazyNode {
     const region = this.doc.live();
     let node = this as LazyArrayNode | LazyObjectNode;
     if (pointer === '') return node;
-    // (Split only when a listed container takes a token: most lookups are one call to
-    // wasm with the pointer as it is.)
-    let tokens: string[] | undefined;
-    for (let k = 0; ; k++) {
+    const escaped = pointer.indexOf('~') >= 0;
+    // Token by token from the slash at `start`, while containers are listed: most
+    // lookups are one call to wasm with the pointer as it is. What is left for wasm is
+    // the pointer's tail from a token's slash: RFC 6901's escaping is one to one, so
+    // that tail is the rest of the tokens escaped again.
+    for (let start = 0; ; ) {
       const index = this.doc.indexOnSecondLookup(node, node.offset);
       if (index === undefined) {
-        const rest = k === 0 ? pointer : restOfPointer(pointer, tokens!, k);
-        const found = path(this.doc.host, region, this.doc.source, node.offset, rest, this.doc);
+        const found = path(this.doc.host, region, this.doc.source, node.offset, start === 0 ? pointer : pointer.slice(start), this.doc);
         return found === undefined ? undefined : node.materialize(found.offset, found.kind, found.within);
       }
-      tokens ??= pointerTokens(pointer);
-      const token = tokens[k];
+      let end = pointer.indexOf('/', start + 1);
+      const last = end < 0;
+      if (last) end = pointer.length;
+      const raw = pointer.slice(start + 1, end);
+      const token = escaped ? raw.replace(/~1/g, '/').replace(/~0/g, '~') : raw;
       let offset: number | undefined;
       if (node.kind === 'object') offset = index.byKey!.get(token);
       else if (isArrayIndexKey(token)) offset = index.offsets![Number(token)]; // (undefined past the end)
       if (offset === undefined) return undefined;
       const kind = this.doc.kindAt(offset);
-      if (k === tokens.length - 1) return node.materialize(offset, kind, node.kindCode());
+      if (last) return node.materialize(offset, kind, node.kindCode());
       if (kind !== KIND_OBJECT && kind !== KIND_ARRAY) return undefined;
       node = containerNode(this.doc, offset, kind, node.kindCode());
+      start = end;
     }
   }
 
@@ -624,19 +618,6 @@ function literalAt(bytes: Uint8Array, p: number, q: number): number | boolean | 
 function memberEndsAt(bytes: Uint8Array, at: number, end: number, within: number): boolean {
   while (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d || bytes[at] === 0x09) at++;
   return at < end && (bytes[at] === 0x2c || bytes[at] === (within === KIND_OBJECT ? 0x7d : 0x5d));
-}
-
-/** The pointer made of tokens[k..]: the tail of `pointer` when it has no escapes, else escaped again. */
-function restOfPointer(pointer: string, tokens: string[], k: number): string {
-  if (pointer.indexOf('~') < 0) {
-    // Unescaped tokens are the pointer's own pieces: the rest is its tail.
-    let at = 0;
-    for (let j = 0; j < k; j++) at += 1 + tokens[j].length;
-    return pointer.slice(at);
-  }
-  let rest = '';
-  for (let j = k; j < tokens.length; j++) rest += '/' + tokens[j].replace(/~/g, '~0').replace(/\//g, '~1');
-  return rest;
 }
 
 /** Whether a key names an array element (a canonical index below 2^32 - 1). */

@@ -214,6 +214,26 @@ for (const flavor of FLAVORS) {
       expect(codec.at('7', '/a')).toBeUndefined();
     });
 
+    it('decodes escaped tokens as RFC 6901 does, in wasm lookups and in listed containers alike', () => {
+      const text = '{"~1":1,"/":2,"~":3,"~0":4,"x":{"~1/":5,"a~b":[6]},"~01":7}';
+      const value = JSON.parse(text);
+      const cases: [string, unknown][] = [
+        ['/~01', 1], ['/~1', 2], ['/~0', 3], ['/~00', 4], ['/x/~01~1', 5], ['/x/a~0b/0', 6], ['/~001', 7], ['/~10', undefined],
+      ];
+      for (const input of [text, utf8.encode(text)]) {
+        const doc = codec.lazy(input) as LazyNode;
+        // Each pointer three times: wasm reads the first lookups, then the listed containers.
+        for (let round = 0; round < 3; round++) {
+          for (const [pointer, want] of cases) {
+            expect(doc.at(pointer), `${pointer} (round ${round})`).toBe(want);
+            expect(codec.at(input, pointer), pointer).toBe(want);
+          }
+        }
+        expect((doc.at('/x') as LazyNode).toJS()).toStrictEqual(value.x);
+        doc.free();
+      }
+    });
+
     it('reads literals and integers as JSON.parse does, and malformed ones as errors', () => {
       const tokens = [
         'true', 'false', 'null', '0', '-0', '7', '-7', '10', '123456789012345', '-123456789012345',
