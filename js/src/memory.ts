@@ -443,11 +443,15 @@ export class Memory {
     // A buffer of its own (the scratch is busy: lazy documents, pointers) gets the worst
     // case when that is small: text that is not ASCII would otherwise take two encodes
     // and a copy (in the profile of lazy() on 350-byte documents, a fifth of the time).
+    // A larger one gets a sixty-fourth more than the text's length (kept while the
+    // document lives): text with a little that is not ASCII (citm_catalog.json: one
+    // character in 1.7 million) then fits the first encode, where it was copied again
+    // into a larger buffer for the last few characters.
     const worst = text.length * 3;
     let cap = this.scratchBusy
       ? worst <= OWNED_WORST_CASE && NodeBufferCtor !== undefined
         ? worst
-        : text.length
+        : text.length + (text.length >>> 6) + 64
       : worst <= SCRATCH_WORST_CASE && NodeBufferCtor !== undefined
         ? worst
         : Math.max(text.length, Math.min(this.scratchCap, worst));
