@@ -249,8 +249,10 @@ class Sightings {
  * slot in a pool, and the next lazy() takes it, registered already. Registrations cost
  * more than their call: registering every document (as its own target) made lazy() of a
  * 200-byte document, one field read and free(), 1.65-1.9x slower than with no registry
- * at all (bench/ab.mjs lazy-1pct, processes of their own; 2 KB: 1.3x; in its profile,
- * 36% of the time in the garbage collector), and slots run as fast as no registry. A
+ * at all in sustained runs (bench/ab.mjs lazy-1pct, 250 ms per run in processes of their
+ * own; 2 KB: 1.3x; in its profile, 36% of the time in the garbage collector; batches of
+ * 8 ms each after a full collection, as bench/run.mjs times them, hide most of it), and
+ * slots run as fast as no registry. A
  * slot is registered once, without an unregister token (a token costs a hash-table
  * entry to add and one to remove). A document dropped without free() takes its slot
  * with it: both are collected, and the callback releases its region.
