@@ -77,8 +77,6 @@ function checkPointer(pointer: string): void {
   }
 }
 
-const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
-
 /**
  * A key with lone surrogates as WTF-8 (each surrogate as 3 bytes, as the core writes
  * them); well-formed keys go through placeKey.
@@ -252,10 +250,10 @@ class Sightings {
  * at all in sustained runs (bench/ab.mjs lazy-1pct, 250 ms per run in processes of their
  * own; 2 KB: 1.3x; in its profile, 36% of the time in the garbage collector; batches of
  * 8 ms each after a full collection, as bench/run.mjs times them, hide most of it), and
- * slots run as fast as no registry. A
- * slot is registered once, without an unregister token (a token costs a hash-table
- * entry to add and one to remove). A document dropped without free() takes its slot
- * with it: both are collected, and the callback releases its region.
+ * slots run as fast as no registry. A slot is registered once, without an unregister
+ * token (a token costs a hash-table entry to add and one to remove). A document dropped
+ * without free() takes its slot with it: both are collected, and the callback releases
+ * its region.
  */
 interface Held {
   // (Both emptied by free(): a pooled slot keeps no codec alive.)
@@ -321,7 +319,8 @@ export class LazyNode {
     let i = 0;
     if (this.kind === 'array') {
       // As a JS array reads it: only canonical non-negative integers are elements.
-      i = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
+      // (Other keys by ToString: a Symbol is a TypeError.)
+      i = typeof key === 'number' ? key : isArrayIndexKey(`${key}`) ? Number(key) : -1;
       if (!Number.isInteger(i) || i < 0 || i > MAX_INDEX) return undefined;
     } else {
       k = String(key);
