@@ -66,15 +66,16 @@ export interface NavHost {
 /**
  * Throws unless `pointer` is RFC 6901's: "" (the whole document), or "/"-separated
  * tokens whose '~' escapes are ~1 and ~0. Lookups pass the pointer's text to wasm as it
- * is; only a lookup in a listed container reads its tokens (LazyNode.at).
+ * is; only a lookup in a listed container reads its tokens (LazyNode.at), which it
+ * unescapes when this returns true (the pointer has a '~').
  */
-function checkPointer(pointer: string): void {
+function checkPointer(pointer: string): boolean {
   if (typeof pointer !== 'string') throw new TypeError('wasmjson: a JSON Pointer must be a string');
-  if (pointer === '') return;
+  if (pointer === '') return false;
   if (pointer[0] !== '/') throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': it must be empty or start with '/'`);
-  if (pointer.indexOf('~') >= 0 && /~[^01]|~$/.test(pointer)) {
-    throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': '~' must be followed by 0 or 1`);
-  }
+  if (pointer.indexOf('~') < 0) return false;
+  if (/~[^01]|~$/.test(pointer)) throw new SyntaxError(`wasmjson: invalid JSON Pointer '${pointer}': '~' must be followed by 0 or 1`);
+  return true;
 }
 
 /**
@@ -343,11 +344,10 @@ export class LazyNode {
    * per pointer.
    */
   at(pointer: string): LazyValue | undefined {
-    checkPointer(pointer);
+    const escaped = checkPointer(pointer);
     const region = this.doc.live();
     let node = this as LazyArrayNode | LazyObjectNode;
     if (pointer === '') return node;
-    const escaped = pointer.indexOf('~') >= 0;
     // Token by token from the slash at `start`, while containers are listed: most
     // lookups are one call to wasm with the pointer as it is. What is left for wasm is
     // the pointer's tail from a token's slash: RFC 6901's escaping is one to one, so
