@@ -104,6 +104,34 @@ TEST(NumberFormat, Integers) {
   }
 }
 
+// Every length from 1 to 19 digits, with and without the sign: random values of each
+// length and its bounds, every value below 10^6 and a stride through 10^8 (the eight
+// digits put8 makes in one word, and the 8-digit halves of 16-digit significands).
+TEST(NumberFormat, IntegersOfEveryLength) {
+  auto text = [](int64_t v) {
+    uint8_t buf[32];
+    uint8_t* end = write_integer(buf, v);
+    return std::string(reinterpret_cast<char*>(buf), end - buf);
+  };
+  std::mt19937_64 rng(8);
+  int64_t low = 0;
+  for (int len = 1; len <= 18; ++len) {
+    int64_t high = low == 0 ? 9 : low * 10 - 1;
+    for (int i = -2; i < 20000; ++i) {
+      int64_t v = i == -2 ? low : i == -1 ? high : low + static_cast<int64_t>(rng() % static_cast<uint64_t>(high - low + 1));
+      ASSERT_EQ(text(v), std::to_string(v));
+      ASSERT_EQ(text(-v), std::to_string(-v));
+    }
+    low = low == 0 ? 10 : low * 10;
+  }
+  for (int i = 0; i < 20000; ++i) {
+    int64_t v = static_cast<int64_t>(rng() >> 1);  // 19 digits mostly
+    ASSERT_EQ(text(v), std::to_string(v));
+  }
+  for (int64_t v = 0; v < 1000000; ++v) ASSERT_EQ(text(v), std::to_string(v));
+  for (int64_t v = 1000000; v < 100000000; v += 997) ASSERT_EQ(text(v), std::to_string(v));
+}
+
 TEST(NumberFormat, RandomBitPatternsMatchTheReference) {
   std::mt19937_64 rng(20261130);
   const int count = std::getenv("WASMJSON_LONG") ? 10000000 : 200000;
