@@ -76,7 +76,7 @@ inline uint8_t* write_small(uint8_t* o, uint32_t v) {
 inline uint8_t* write_u32(uint8_t* o, uint32_t v) {
   if (v < 10000) return write_small(o, v);
   if (v < 100000000) {
-    if (v >= 10000000) {  // 8 digits: the second half of a 16-digit significand's
+    if (v >= 10000000) {  // 8 digits (the low half of a 16-digit significand, for one)
       put8(o, v);
       return o + 8;
     }

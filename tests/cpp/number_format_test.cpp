@@ -104,9 +104,10 @@ TEST(NumberFormat, Integers) {
   }
 }
 
-// Every length from 1 to 19 digits, with and without the sign: random values of each
-// length and its bounds, every value below 10^6 and a stride through 10^8 (the eight
-// digits put8 makes in one word, and the 8-digit halves of 16-digit significands).
+// Integers of every length: 1 to 18 digits with and without the sign (random values of
+// each length and its bounds), random ones below 2^63 (most of 19 digits), every value
+// below 10^6 and a stride through 10^8 (the eight digits put8 makes in one word, and the
+// 8-digit halves of 16-digit significands).
 TEST(NumberFormat, IntegersOfEveryLength) {
   auto text = [](int64_t v) {
     uint8_t buf[32];
