@@ -789,6 +789,9 @@ export const NOT_NARROWED: unique symbol = Symbol('wasmjson: not narrowed');
  * scalar. `host` throws NOT_NARROWED from fail(), and parses with no error rewriting.
  */
 export function atNarrowed(host: NavHost, source: string, pointer: string, progress?: PathProgress): unknown {
+  // (Outside the try: an invalid pointer is at()'s SyntaxError whatever the document. The
+  // lookup itself would not see it when no key matches the token before its bad '~'.)
+  checkPointer(pointer);
   let region: Region | undefined;
   try {
     region = host.memory.acquireNarrowed(source);

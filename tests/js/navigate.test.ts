@@ -86,6 +86,15 @@ for (const flavor of FLAVORS) {
       expect(() => codec.at(doc, 'a')).toThrow(SyntaxError);
       expect(() => codec.at(doc, '/a~2')).toThrow(SyntaxError);
       expect(() => codec.at(doc, 5 as never)).toThrow(TypeError);
+      // A long two-byte string is read as its units narrowed (SIMD128), where the lookup
+      // compares the pointer's text with keys as it is: a token that no key matches
+      // ended it before its bad '~' was seen (undefined, found by a long differential run).
+      const wide = `{"a":{"b":1},"pad":"${'\u00e9\u4e16'.repeat(3000)}"}`;
+      for (const p of ['/x~2', '/a/x~2', '/x~', '/x/~x', '/a~2/b']) {
+        expect(() => codec.at(wide, p), p).toThrow(/invalid JSON Pointer/);
+        expect(() => codec.at(utf8.encode(wide), p), p).toThrow(/invalid JSON Pointer/);
+      }
+      expect(codec.at(wide, '/a/b')).toBe(1);
       // Lazy documents too, on their first lookup (the pointer goes to wasm unsplit) and
       // on a listed container's (split into tokens).
       const root = codec.lazy(doc) as InstanceType<typeof wasmjson.LazyNode>;
