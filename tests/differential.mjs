@@ -8,10 +8,12 @@
 // parse to the same value as JSON.parse from a string and from UTF-8 bytes (or both must
 // throw); a one-character mutation must agree with JSON.parse on success vs failure and
 // value; the parsed value must stringify() exactly as JSON.stringify does, with and
-// without indentation; and parse with random checking options (duplicateKeys,
+// without indentation (and encode() to its UTF-8), and canonicalize() as the
+// `canonicalize` package does (or throw a TypeError where RFC 8785 has no form); and parse with random checking options (duplicateKeys,
 // protoAction, constructorAction, maxDepth) must give the value or the error (code and
 // offset) of the model in tests/js/support/checked-parse.ts. Prints counts and exits 1 on
 // the first mismatch, with the input.
+import canonicalizePackage from 'canonicalize';
 import { isDeepStrictEqual } from 'node:util';
 import { load } from '../dist/node.mjs';
 import { jsonDiff, mutate, randomDocument, Rng } from './js/support/random-json.ts';
@@ -28,9 +30,26 @@ function outcome(f) {
   try {
     return { ok: true, value: f() };
   } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    return { ok: false, message: e.message };
+    if (!(e instanceof SyntaxError) && !(e instanceof TypeError)) throw e;
+    return { ok: false, message: e.message, error: e };
   }
+}
+
+/** A value with no lone surrogate anywhere (keys too) and every number finite. */
+function canonicalizable(v) {
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'number' && !Number.isFinite(x)) return false;
+    if (typeof x === 'string' && !x.isWellFormed()) return false;
+    if (typeof x === 'object' && x !== null) {
+      for (const k of Object.keys(x)) {
+        if (!k.isWellFormed()) return false;
+        stack.push(x[k]);
+      }
+    }
+  }
+  return true;
 }
 
 // A second oracle for disagreements: an independent structural parser
@@ -94,6 +113,27 @@ for (let n = 1; n <= cases; n++) {
           if (got !== want) {
             console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: stringify of ${JSON.stringify(input).slice(0, 2000)} space=${space}`);
             console.error({ want: want?.slice(0, 2000), got: got?.slice(0, 2000) });
+            process.exit(1);
+          }
+          // encode(): the same text as UTF-8.
+          checks++;
+          const bytes = c.encode(expected.value, { space });
+          if (!Buffer.from(bytes).equals(encoder.encode(want))) {
+            console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: encode of ${JSON.stringify(input).slice(0, 2000)} space=${space}`);
+            console.error({ want: want?.slice(0, 2000), got: decoder.decode(bytes).slice(0, 2000) });
+            process.exit(1);
+          }
+        }
+        // canonicalize(value): the `canonicalize` package's text, or a TypeError where
+        // RFC 8785 has no form (a lone surrogate, a number that overflowed). (Not for a
+        // string: canonicalize() reads one as JSON text.)
+        if (typeof expected.value !== 'string') {
+          checks++;
+          const jcs = canonicalizable(expected.value) ? canonicalizePackage(expected.value) : undefined;
+          const canon = outcome(() => c.canonicalize(expected.value));
+          if (jcs === undefined ? canon.ok || !(canon.error instanceof TypeError) : !canon.ok || canon.value !== jcs) {
+            console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: canonicalize of ${JSON.stringify(input).slice(0, 2000)}`);
+            console.error({ want: jcs?.slice(0, 2000) ?? 'a TypeError', got: canon.ok ? canon.value?.slice(0, 2000) : String(canon.error) });
             process.exit(1);
           }
         }
