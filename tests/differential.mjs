@@ -2,6 +2,7 @@
 // few thousand of the same cases in CI):
 //
 //   node tests/differential.mjs [cases=1000000] [seed=1]
+//   BROWSER_ROUTES=1 node tests/differential.mjs ...   (browsers' routes: tests/js/support/run-codecs.ts)
 //
 // For each case, in both flavors: a generated JSON document (tests/js/support/random-json.ts:
 // deep, wide, unicode, lone surrogates, escapes, number edge cases, whitespace) must
@@ -15,14 +16,14 @@
 // the first mismatch, with the input.
 import canonicalizePackage from 'canonicalize';
 import { isDeepStrictEqual } from 'node:util';
-import { load } from '../dist/node.mjs';
 import { jsonDiff, mutate, randomDocument, Rng } from './js/support/random-json.ts';
 import { referenceParse } from './js/support/reference-parse.ts';
 import { checkedParse, compareWithModel } from './js/support/checked-parse.ts';
+import { runCodecs } from './js/support/run-codecs.ts';
 
 const cases = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 1);
-const codecs = [await load({ flavor: 'simd128' }), await load({ flavor: 'swar64' })];
+const { codecs } = await runCodecs();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -33,6 +34,10 @@ function outcome(f) {
     if (!(e instanceof SyntaxError) && !(e instanceof TypeError)) throw e;
     return { ok: false, message: e.message, error: e };
   }
+}
+
+function sameBytes(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** A value with no lone surrogate anywhere (keys too) and every number finite. */
@@ -118,7 +123,7 @@ for (let n = 1; n <= cases; n++) {
           // encode(): the same text as UTF-8.
           checks++;
           const bytes = c.encode(expected.value, { space });
-          if (!Buffer.from(bytes).equals(encoder.encode(want))) {
+          if (!sameBytes(bytes, encoder.encode(want))) {
             console.error(`MISMATCH (${c.flavor}) in case ${n}, seed ${seed}: encode of ${JSON.stringify(input).slice(0, 2000)} space=${space}`);
             console.error({ want: want?.slice(0, 2000), got: decoder.decode(bytes).slice(0, 2000) });
             process.exit(1);

@@ -1,0 +1,265 @@
+// Long differential run of the operations on JSON text, on demand (the vitest specs run a
+// seeded few hundred of the same kind in CI):
+//
+//   node tests/differential-text.mjs [cases=100000] [seed=1]
+//   BROWSER_ROUTES=1 node tests/differential-text.mjs ...   (browsers' routes:
+//                                                            tests/js/support/run-codecs.ts)
+//
+// For each case, in both flavors, from a string and from its UTF-8 bytes: a generated
+// document (tests/js/support/random-json.ts) and a one-character mutation of it.
+//   minify, prettify   the text of a token-level model below (strings and numbers
+//                      verbatim; prettify with an indent picked from INDENTS), or a
+//                      SyntaxError where the text is not JSON
+//   canonicalize       the `canonicalize` package's text for the value; a TypeError
+//                      where RFC 8785 has no form (lone surrogates, numbers that overflow)
+//   at, lazy().at      the value + a walk, for pointers to every value and some missing
+//   lazy(...).toJS()   the value; the root's keys() and length as Object.keys() has them
+//   validate           whether the text is JSON
+// The value is an independent parser's (tests/js/support/reference-parse.ts), where
+// native JSON.parse has a bug of its own.
+// Prints counts and exits 1 on the first mismatch, with the input.
+import canonicalizePackage from 'canonicalize';
+import { isDeepStrictEqual } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { jsonDiff, mutate, randomDocument, Rng } from './js/support/random-json.ts';
+import { referenceParse } from './js/support/reference-parse.ts';
+import { runCodecs } from './js/support/run-codecs.ts';
+
+const cases = Number(process.argv[2] ?? 100_000);
+const seed = Number(process.argv[3] ?? 1);
+// (Debugging aid: cases before this one are generated but not run.)
+const from = Number(process.env.FROM_CASE ?? 1);
+let caseNo = 0;
+const { codecs, LazyNode } = await runCodecs();
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+const WS = new Set([' ', '\t', '\n', '\r']);
+
+/** The tokens of valid JSON text: strings and numbers as written, punctuation, literals. */
+function tokens(text) {
+  const out = [];
+  for (let i = 0; i < text.length; ) {
+    const c = text[i];
+    if (WS.has(c) || c === '\ufeff') {
+      i++;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out.push(text.slice(i, j + 1));
+      i = j + 1;
+    } else if ('{}[],:'.includes(c)) {
+      out.push(c);
+      i++;
+    } else {
+      let j = i;
+      while (j < text.length && !WS.has(text[j]) && !'{}[],:'.includes(text[j])) j++;
+      out.push(text.slice(i, j));
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** JSON.stringify's layout with indent `gap` over the tokens as written ('' : minified). */
+function prettifyModel(toks, gap) {
+  if (gap === '') return toks.join('');
+  let out = '';
+  let depth = 0;
+  const pad = () => '\n' + gap.repeat(depth);
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t === '{' || t === '[') {
+      const close = t === '{' ? '}' : ']';
+      if (toks[i + 1] === close) {
+        out += t + close;
+        i++;
+      } else {
+        depth++;
+        out += t + pad();
+      }
+    } else if (t === '}' || t === ']') {
+      depth--;
+      out += pad() + t;
+    } else if (t === ',') {
+      out += ',' + pad();
+    } else if (t === ':') {
+      out += ': ';
+    } else {
+      out += t;
+    }
+  }
+  return out;
+}
+
+/** The indents tried, and the gap JSON.stringify makes of each. */
+const INDENTS = [2, 4, 10, 11, 0, '\t', '', ' - ', 'abcdefghijkl', '\u00e9'];
+const gapOf = (indent) => (typeof indent === 'number' ? ' '.repeat(Math.min(10, indent)) : indent.slice(0, 10));
+
+/** Pointers to every value of v (RFC 6901, escaped), and some that lead nowhere. */
+function pointers(v) {
+  const out = [''];
+  const stack = [[v, '']];
+  while (stack.length) {
+    const [x, p] = stack.pop();
+    if (typeof x !== 'object' || x === null) continue;
+    const names = Array.isArray(x) ? x.map((_, i) => String(i)) : Object.keys(x);
+    for (const k of names) {
+      const q = `${p}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      out.push(q);
+      stack.push([x[k], q]);
+    }
+    out.push(`${p}/${Array.isArray(x) ? x.length : 'missing~2'}`, `${p}/-`, `${p}/01`);
+  }
+  return out;
+}
+
+function walk(value, pointer) {
+  if (pointer === '') return value;
+  let v = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    if (/~[^01]|~$/.test(raw)) return 'invalid';
+    const t = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(v)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
+      v = Number(t) < v.length ? v[Number(t)] : undefined;
+    } else {
+      v = Object.hasOwn(v, t) ? v[t] : undefined;
+    }
+  }
+  return v;
+}
+
+/** A lazy node's whole value; other values as they are. */
+function wholeValue(v) {
+  return v instanceof LazyNode ? v.toJS() : v;
+}
+
+function outcome(f) {
+  try {
+    return { ok: true, value: f() };
+  } catch (e) {
+    return { ok: false, error: e };
+  }
+}
+
+/** A value with no lone surrogate anywhere (keys too) and every number finite. */
+function canonicalizable(v) {
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'number' && !Number.isFinite(x)) return false;
+    if (typeof x === 'string' && !x.isWellFormed()) return false;
+    if (typeof x === 'object' && x !== null) {
+      for (const k of Object.keys(x)) {
+        if (!k.isWellFormed()) return false;
+        stack.push(x[k]);
+      }
+    }
+  }
+  return true;
+}
+
+let checks = 0;
+function fail(what, input, detail) {
+  if (process.env.FAIL_OUT) writeFileSync(process.env.FAIL_OUT, input);
+  console.error(`\nMISMATCH (${what}) in case ${caseNo} after ${checks} checks\ninput: ${JSON.stringify(input)}\n${detail}`);
+  process.exit(1);
+}
+function expectSame(what, input, got, want) {
+  checks++;
+  if (!isDeepStrictEqual(got, want)) {
+    const where = got.ok && want.ok ? `differs: ${jsonDiff(got.value, want.value)}\n` : '';
+    fail(what, input, `${where}got:  ${JSON.stringify(got)}\nwant: ${JSON.stringify(want)}`);
+  }
+}
+function expectThrows(what, input, got, Kind) {
+  checks++;
+  if (got.ok || !(got.error instanceof Kind)) fail(what, input, `got: ${got.ok ? JSON.stringify(got.value) : got.error}\nwant: a ${Kind.name}`);
+}
+
+const started = Date.now();
+const rng = new Rng(seed);
+for (let n = 1; n <= cases; n++) {
+  caseNo = n;
+  const { text } = randomDocument(rng);
+  const mutated = mutate(rng, text);
+  if (n < from) continue;
+  for (const input of [text, mutated]) {
+    // Bytes only where the text is well-formed (TextEncoder would replace lone
+    // surrogates); their model skips one leading BOM, as TextDecoder does.
+    const sources = [[input, input]];
+    if (input.isWellFormed()) sources.push([utf8.encode(input), input.startsWith('\ufeff') ? input.slice(1) : input]);
+    for (const [src, model] of sources) {
+      // The value from an independent parser: V8's JSON.parse can give an escaped
+      // one-character key as another character, depending on the keys it saw before
+      // (tests/differential.mjs).
+      const parsed = outcome(() => referenceParse(model));
+      const toks = parsed.ok ? tokens(model) : undefined;
+      const canonical = parsed.ok && canonicalizable(parsed.value) ? canonicalizePackage(parsed.value) : undefined;
+      const ptrs = parsed.ok ? pointers(parsed.value) : [];
+      for (const c of codecs) {
+        const asText = (r) => (typeof r === 'string' ? r : fromUtf8.decode(r));
+        const what = (op) => `${op} ${c.flavor} ${typeof src === 'string' ? 'string' : 'bytes'}`;
+        const minified = outcome(() => asText(c.minify(src)));
+        const indent = rng.pick(INDENTS);
+        const pretty = outcome(() => asText(c.prettify(src, { indent })));
+        const canon = outcome(() => asText(c.canonicalize(src)));
+        const lazyValue = outcome(() => {
+          const doc = c.lazy(src);
+          if (!(doc instanceof LazyNode)) return doc;
+          try {
+            return doc.toJS();
+          } finally {
+            doc.free();
+          }
+        });
+        expectSame(what('validate'), input, c.validate(src), parsed.ok);
+        if (!parsed.ok) {
+          expectThrows(what('minify'), input, minified, SyntaxError);
+          expectThrows(what('prettify'), input, pretty, SyntaxError);
+          expectThrows(what('canonicalize'), input, canon, SyntaxError);
+          expectThrows(what('lazy'), input, lazyValue, SyntaxError);
+          continue;
+        }
+        expectSame(what('minify'), input, minified, { ok: true, value: toks.join('') });
+        expectSame(what(`prettify ${JSON.stringify(indent)}`), input, pretty, { ok: true, value: prettifyModel(toks, gapOf(indent)) });
+        if (canonical === undefined) expectThrows(what('canonicalize'), input, canon, TypeError);
+        else expectSame(what('canonicalize'), input, canon, { ok: true, value: canonical });
+        expectSame(what('lazy'), input, lazyValue, { ok: true, value: parsed.value });
+        // at() on the input, and the same pointers on one lazy document (its lookups
+        // list containers as they go), in a random order.
+        const doc = c.lazy(src);
+        try {
+          for (let i = ptrs.length - 1; i > 0; i--) {
+            const j = rng.int(i + 1);
+            [ptrs[i], ptrs[j]] = [ptrs[j], ptrs[i]];
+          }
+          if (doc instanceof LazyNode) {
+            // The root's listing: its keys (or indices) and length, in JS's order.
+            const v = parsed.value;
+            expectSame(what('lazy keys'), input, doc.keys(), Array.isArray(v) ? [] : Object.keys(v));
+            expectSame(what('lazy length'), input, doc.length, Array.isArray(v) ? v.length : Object.keys(v).length);
+          }
+          for (const p of ptrs) {
+            const want = walk(parsed.value, p);
+            const got = outcome(() => c.at(src, p));
+            const lazyGot = doc instanceof LazyNode ? outcome(() => wholeValue(doc.at(p))) : undefined;
+            if (want === 'invalid') {
+              expectThrows(what(`at ${p}`), input, got, SyntaxError);
+              if (lazyGot) expectThrows(what(`lazy at ${p}`), input, lazyGot, SyntaxError);
+            } else {
+              expectSame(what(`at ${p}`), input, got, { ok: true, value: want });
+              if (lazyGot) expectSame(what(`lazy at ${p}`), input, lazyGot, { ok: true, value: want });
+            }
+          }
+        } finally {
+          if (doc instanceof LazyNode) doc.free();
+        }
+      }
+    }
+  }
+  if (n % 10000 === 0) process.stdout.write(`${n} cases, ${checks} checks, ${Math.round((Date.now() - started) / 1000)} s\n`);
+}
+console.log(`${cases} cases, ${checks} checks: no mismatch (seed ${seed})`);

@@ -1,0 +1,16 @@
+// The codecs the on-demand differential runs (tests/differential*.mjs) compare, one per
+// flavor. BROWSER_ROUTES=1 loads the browser build instead, with Node's Buffer removed:
+// strings then move as they do in browsers (TextEncoder and TextDecoder, and the JS
+// String Builtins module, which Node 26 has as Chromium does) rather than through
+// Buffer's methods.
+import { readFileSync } from 'node:fs';
+
+export const browserRoutes = process.env.BROWSER_ROUTES === '1';
+
+export async function runCodecs(): Promise<{ codecs: any[]; LazyNode: any }> {
+  if (browserRoutes) delete (globalThis as { Buffer?: unknown }).Buffer;
+  const lib = await import(browserRoutes ? '../../../dist/browser.mjs' : '../../../dist/node.mjs');
+  const wasmOf = (flavor: string) => readFileSync(new URL(`../../../dist/wasmjson-${flavor}.wasm`, import.meta.url));
+  const codecs = await Promise.all(['simd128', 'swar64'].map((flavor) => (browserRoutes ? lib.load({ wasm: wasmOf(flavor) }) : lib.load({ flavor }))));
+  return { codecs, LazyNode: lib.LazyNode };
+}
