@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { jsonDiff, mutate, randomChars, randomDocument, Rng, stringLiteral } from './js/support/random-json.ts';
 import { referenceParse } from './js/support/reference-parse.ts';
-import { runCodecs } from './js/support/run-codecs.ts';
+import { canonicalizable, runCodecs } from './js/support/run-codecs.ts';
 
 const cases = Number(process.argv[2] ?? 100_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -142,23 +142,6 @@ function outcome(f) {
   } catch (e) {
     return { ok: false, error: e };
   }
-}
-
-/** A value with no lone surrogate anywhere (keys too) and every number finite. */
-function canonicalizable(v) {
-  const stack = [v];
-  while (stack.length) {
-    const x = stack.pop();
-    if (typeof x === 'number' && !Number.isFinite(x)) return false;
-    if (typeof x === 'string' && !x.isWellFormed()) return false;
-    if (typeof x === 'object' && x !== null) {
-      for (const k of Object.keys(x)) {
-        if (!k.isWellFormed()) return false;
-        stack.push(x[k]);
-      }
-    }
-  }
-  return true;
 }
 
 /**

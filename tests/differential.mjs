@@ -19,7 +19,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { jsonDiff, mutate, randomDocument, Rng } from './js/support/random-json.ts';
 import { referenceParse } from './js/support/reference-parse.ts';
 import { checkedParse, compareWithModel } from './js/support/checked-parse.ts';
-import { runCodecs } from './js/support/run-codecs.ts';
+import { canonicalizable, runCodecs } from './js/support/run-codecs.ts';
 
 const cases = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -38,23 +38,6 @@ function outcome(f) {
 
 function sameBytes(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** A value with no lone surrogate anywhere (keys too) and every number finite. */
-function canonicalizable(v) {
-  const stack = [v];
-  while (stack.length) {
-    const x = stack.pop();
-    if (typeof x === 'number' && !Number.isFinite(x)) return false;
-    if (typeof x === 'string' && !x.isWellFormed()) return false;
-    if (typeof x === 'object' && x !== null) {
-      for (const k of Object.keys(x)) {
-        if (!k.isWellFormed()) return false;
-        stack.push(x[k]);
-      }
-    }
-  }
-  return true;
 }
 
 // A second oracle for disagreements: an independent structural parser
