@@ -114,12 +114,13 @@ function pointers(v) {
   return out;
 }
 
+/** RFC 6901 on a value: what the pointer leads to, or 'invalid' (a '~' not before 0 or 1). */
 function walk(value, pointer) {
+  if (/~[^01]|~$/.test(pointer)) return 'invalid';
   if (pointer === '') return value;
   let v = value;
   for (const raw of pointer.slice(1).split('/')) {
     if (typeof v !== 'object' || v === null) return undefined;
-    if (/~[^01]|~$/.test(raw)) return 'invalid';
     const t = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(v)) {
       if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
