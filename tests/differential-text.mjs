@@ -12,7 +12,8 @@
 //                      SyntaxError where the text is not JSON
 //   canonicalize       the `canonicalize` package's text for the value; a TypeError
 //                      where RFC 8785 has no form (lone surrogates, numbers that overflow)
-//   at, lazy().at      the value + a walk, for pointers to every value and some missing
+//   at, lazy().at      RFC 6901 on the value (tests/js/support/json-pointer.ts), for
+//                      pointers to every value, missing ones and invalid ones
 //   lazy(...).toJS()   the value; the root's keys() and length as Object.keys() has them
 //   validate           whether the text is JSON
 // The value is an independent parser's (tests/js/support/reference-parse.ts), where
@@ -21,6 +22,8 @@
 import canonicalizePackage from 'canonicalize';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileSync } from 'node:fs';
+import { evaluatePointer, INVALID_POINTER } from './js/support/json-pointer.ts';
+import { attempt } from './js/support/outcome.ts';
 import { jsonDiff, mutate, randomChars, randomDocument, Rng, stringLiteral } from './js/support/random-json.ts';
 import { referenceParse } from './js/support/reference-parse.ts';
 import { canonicalizable, runCodecs } from './js/support/run-codecs.ts';
@@ -114,35 +117,9 @@ function pointers(v) {
   return out;
 }
 
-/** RFC 6901 on a value: what the pointer leads to, or 'invalid' (a '~' not before 0 or 1). */
-function walk(value, pointer) {
-  if (/~[^01]|~$/.test(pointer)) return 'invalid';
-  if (pointer === '') return value;
-  let v = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    const t = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(v)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
-      v = Number(t) < v.length ? v[Number(t)] : undefined;
-    } else {
-      v = Object.hasOwn(v, t) ? v[t] : undefined;
-    }
-  }
-  return v;
-}
-
 /** A lazy node's whole value; other values as they are. */
 function wholeValue(v) {
   return v instanceof LazyNode ? v.toJS() : v;
-}
-
-function outcome(f) {
-  try {
-    return { ok: true, value: f() };
-  } catch (e) {
-    return { ok: false, error: e };
-  }
 }
 
 /**
@@ -194,7 +171,7 @@ for (let n = 1; n <= cases; n++) {
       // The value from an independent parser: V8's JSON.parse can give an escaped
       // one-character key as another character, depending on the keys it saw before
       // (tests/differential.mjs).
-      const parsed = outcome(() => referenceParse(model));
+      const parsed = attempt(() => referenceParse(model));
       const toks = parsed.ok ? tokens(model) : undefined;
       const canonical = parsed.ok && canonicalizable(parsed.value) ? canonicalizePackage(parsed.value) : undefined;
       let ptrs = parsed.ok ? pointers(parsed.value) : [];
@@ -202,11 +179,11 @@ for (let n = 1; n <= cases; n++) {
       for (const c of codecs) {
         const asText = (r) => (typeof r === 'string' ? r : fromUtf8.decode(r));
         const what = (op) => `${op} ${c.flavor} ${typeof src === 'string' ? 'string' : 'bytes'}`;
-        const minified = outcome(() => asText(c.minify(src)));
+        const minified = attempt(() => asText(c.minify(src)));
         const indent = rng.pick(INDENTS);
-        const pretty = outcome(() => asText(c.prettify(src, { indent })));
-        const canon = outcome(() => asText(c.canonicalize(src)));
-        const lazyValue = outcome(() => {
+        const pretty = attempt(() => asText(c.prettify(src, { indent })));
+        const canon = attempt(() => asText(c.canonicalize(src)));
+        const lazyValue = attempt(() => {
           const doc = c.lazy(src);
           if (!(doc instanceof LazyNode)) return doc;
           try {
@@ -243,10 +220,10 @@ for (let n = 1; n <= cases; n++) {
             expectSame(what('lazy length'), input, doc.length, Array.isArray(v) ? v.length : Object.keys(v).length);
           }
           for (const p of ptrs) {
-            const want = walk(parsed.value, p);
-            const got = outcome(() => c.at(src, p));
-            const lazyGot = doc instanceof LazyNode ? outcome(() => wholeValue(doc.at(p))) : undefined;
-            if (want === 'invalid') {
+            const want = evaluatePointer(parsed.value, p);
+            const got = attempt(() => c.at(src, p));
+            const lazyGot = doc instanceof LazyNode ? attempt(() => wholeValue(doc.at(p))) : undefined;
+            if (want === INVALID_POINTER) {
               expectThrows(what(`at ${p}`), input, got, SyntaxError);
               if (lazyGot) expectThrows(what(`lazy at ${p}`), input, lazyGot, SyntaxError);
             } else {

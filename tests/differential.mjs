@@ -2,7 +2,8 @@
 // few thousand of the same cases in CI):
 //
 //   node tests/differential.mjs [cases=1000000] [seed=1]
-//   BROWSER_ROUTES=1 node tests/differential.mjs ...   (browsers' routes: tests/js/support/run-codecs.ts)
+//   BROWSER_ROUTES=1 node tests/differential.mjs ...
+//     (browsers' routes: tests/js/support/run-codecs.ts)
 //
 // For each case, in both flavors: a generated JSON document (tests/js/support/random-json.ts:
 // deep, wide, unicode, lone surrogates, escapes, number edge cases, whitespace) must
@@ -10,9 +11,10 @@
 // throw); a one-character mutation must agree with JSON.parse on success vs failure and
 // value; the parsed value must stringify() exactly as JSON.stringify does, with and
 // without indentation (and encode() to its UTF-8), and canonicalize() as the
-// `canonicalize` package does (or throw a TypeError where RFC 8785 has no form); and parse with random checking options (duplicateKeys,
-// protoAction, constructorAction, maxDepth) must give the value or the error (code and
-// offset) of the model in tests/js/support/checked-parse.ts. Prints counts and exits 1 on
+// `canonicalize` package does (or throw a TypeError where RFC 8785 has no form); and
+// parse with random checking options (duplicateKeys, protoAction, constructorAction,
+// maxDepth) must give the value or the error (code and offset) of the model in
+// tests/js/support/checked-parse.ts. Prints counts and exits 1 on
 // the first mismatch, with the input.
 import canonicalizePackage from 'canonicalize';
 import { isDeepStrictEqual } from 'node:util';

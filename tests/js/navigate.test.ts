@@ -8,6 +8,7 @@ import { LazyNode, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { attempt } from './support/outcome.js';
 import { jsonDiff, randomDocument, randomOptions, Rng } from './support/random-json.js';
+import { evaluatePointer } from './support/json-pointer.js';
 
 /** A lazy node's whole value (which reads and validates all of it); other values as they are. */
 function wholeValue(v: unknown): unknown {
@@ -25,24 +26,6 @@ function errorOf(f: () => unknown): unknown {
 }
 
 const utf8 = new TextEncoder();
-
-/** The reference: evaluate a pointer on a parsed value. */
-function walk(value: unknown, pointer: string): unknown {
-  if (pointer === '') return value;
-  let v: any = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const t = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(v)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(t) || Number(t) >= v.length) return undefined;
-      v = v[Number(t)];
-    } else if (v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, t)) {
-      v = v[t];
-    } else {
-      return undefined;
-    }
-  }
-  return v;
-}
 
 /** Every pointer into a value (breadth-limited), escaped per RFC 6901. */
 function pointers(value: unknown, limit: number): string[] {
@@ -318,7 +301,7 @@ for (const flavor of FLAVORS) {
         const doc = codec.lazy(text);
         for (let k = 0; k < 6; k++) {
           const pointer = Array.from({ length: 1 + rand(5) }, () => '/' + 'ab01'[rand(4)]).join('');
-          const want = walk(value, pointer);
+          const want = evaluatePointer(value, pointer);
           expect(codec.at(text, pointer), `${text} ${pointer}`).toEqual(want);
           expect(codec.at(utf8.encode(text), pointer), `${text} ${pointer}`).toEqual(want);
           if (doc instanceof LazyNode) {
@@ -518,7 +501,7 @@ for (const flavor of FLAVORS) {
         ['{"\ud800\\udc00":1}', '/\ufffd'],
       ];
       for (const [text, pointer] of cases) {
-        const expected = walk(JSON.parse(text), pointer);
+        const expected = evaluatePointer(JSON.parse(text), pointer);
         expect(codec.at(text, pointer), `${JSON.stringify(text)} ${JSON.stringify(pointer)}`).toStrictEqual(expected);
         const doc = codec.lazy(text) as LazyNode;
         expect(doc.at(pointer), `lazy ${JSON.stringify(text)}`).toStrictEqual(expected);
@@ -601,7 +584,7 @@ for (const flavor of FLAVORS) {
             for (const i of near(at, BOUNDS)) {
               for (const rest of ['', '/id', '/name', '/tags/2/k', '/nested/é/1/deep', '/nested/x', '/tags/3']) {
                 const p = `/${i}${rest}`;
-                expect(jsonDiff(codec.at(input, p), walk(value, p)), `${label} ${p}`).toBe('');
+                expect(jsonDiff(codec.at(input, p), evaluatePointer(value, p)), `${label} ${p}`).toBe('');
               }
             }
             for (const p of ['/-', '/x', '/01', `/${value.length + 5}/id`]) expect(codec.at(input, p), p).toBeUndefined();
@@ -678,7 +661,7 @@ for (const flavor of FLAVORS) {
           ];
           for (const p of targets) {
             const got = codec.at(whole, p);
-            expect(jsonDiff(got, walk(value, p)), `${p} in ${whole.slice(2400, 2600)}`).toBe('');
+            expect(jsonDiff(got, evaluatePointer(value, p)), `${p} in ${whole.slice(2400, 2600)}`).toBe('');
           }
         }
       });
@@ -749,11 +732,11 @@ for (const flavor of FLAVORS) {
           const got = doc.at(p);
           // Compared as JSON text: deep-equality of multi-megabyte values is slow, and
           // parse() itself is checked value for value elsewhere.
-          const expected = walk(value, p);
+          const expected = evaluatePointer(value, p);
           if (expected !== null && typeof expected === 'object') expect(got, `${name} ${p}`).toBeInstanceOf(LazyNode);
           expect(JSON.stringify(got instanceof LazyNode ? got.toJS() : got), `${name} ${p}`).toBe(JSON.stringify(expected));
         }
-        for (const p of all.slice(-3)) expect(JSON.stringify(codec.at(bytes, p)), `${name} ${p}`).toBe(JSON.stringify(walk(value, p)));
+        for (const p of all.slice(-3)) expect(JSON.stringify(codec.at(bytes, p)), `${name} ${p}`).toBe(JSON.stringify(evaluatePointer(value, p)));
         doc.free();
       }
     });
@@ -839,19 +822,10 @@ for (const flavor of FLAVORS) {
       const value = JSON.parse(text);
       const pointers = ['/a/b/1/c', '/a/x', '/a/b/0', '/a/b/2/0/0/~0~1', '/s', '/s/0', '/a/b/3', '/a/b/01', '/a/b/-',
         '/n/0', '/n/1', '/n/0/0', '/a/x/y', '/missing/x', '', '/a/b/2/0/0'];
-      const walk = (p: string): unknown => {
-        let v: unknown = value;
-        for (const t of p === '' ? [] : p.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
-          if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, t)) return undefined;
-          if (Array.isArray(v) && !/^(0|[1-9][0-9]*)$/.test(t)) return undefined;
-          v = (v as Record<string, unknown>)[t];
-        }
-        return v;
-      };
       for (const input of [text, utf8.encode(text)]) {
         const doc = codec.lazy(input) as LazyNode;
         for (let round = 0; round < 3; round++) {
-          for (const p of pointers) expect(wholeValue(doc.at(p)), `${p} round ${round}`).toStrictEqual(walk(p));
+          for (const p of pointers) expect(wholeValue(doc.at(p)), `${p} round ${round}`).toStrictEqual(evaluatePointer(value, p));
           const inner = doc.at('/a/b') as LazyNode;
           expect(wholeValue(inner.at('/1/c'))).toBe(4);
           expect(wholeValue(inner.at('/2/0'))).toStrictEqual([{ '~/': 5 }]);

@@ -7,7 +7,7 @@
 // Buffer's methods.
 import { readFileSync } from 'node:fs';
 
-export const browserRoutes = process.env.BROWSER_ROUTES === '1';
+const browserRoutes = process.env.BROWSER_ROUTES === '1';
 
 export async function runCodecs(): Promise<{ codecs: any[]; LazyNode: any }> {
   if (browserRoutes) delete (globalThis as { Buffer?: unknown }).Buffer;
