@@ -324,7 +324,7 @@ export class LazyNode {
       i = typeof key === 'number' ? key : isArrayIndexKey(`${key}`) ? Number(key) : -1;
       if (!Number.isInteger(i) || i < 0 || i > MAX_INDEX) return undefined;
     } else {
-      k = String(key);
+      k = `${key}`; // (ToString, as for arrays: a Symbol is a TypeError)
     }
     const index = this.doc.indexOf(this, this.offset, false);
     if (index === undefined) {
@@ -408,6 +408,8 @@ export class LazyNode {
   /** The elements (arrays) or the values in key order (objects: Object.values(toJS())'s order). */
   *values(): IterableIterator<LazyValue> {
     if (this.kind === 'array') {
+      // (The index may be cached: an empty array reaches no element to check this.)
+      this.doc.live();
       for (const offset of this.doc.indexOf(this, this.offset, true)!.offsets!) yield this.materialize(offset, this.doc.kindAt(offset), KIND_ARRAY);
     } else {
       for (const k of this.keys()) yield this.get(k)!;

@@ -972,6 +972,28 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    it('a freed document refuses its empty containers too, listed before or not; get() of a Symbol is a TypeError on either kind', () => {
+      for (const text of ['[]', '{}', '{"e":[],"o":{}}', '[[],{}]']) {
+        for (const listFirst of [false, true]) {
+          const doc = codec.lazy(text) as LazyNode;
+          const nodes = (text.length === 2 ? [doc] : doc.kind === 'object' ? [doc.get('e'), doc.get('o')] : [doc.get(0), doc.get(1)]) as LazyNode[];
+          // (length and a first iteration build and cache a container's index.)
+          if (listFirst) for (const node of nodes) expect([node.length, [...node].length]).toEqual([0, 0]);
+          doc.free();
+          for (const node of nodes) {
+            expect(() => [...node], `${text} ${listFirst}`).toThrow(/freed/);
+            expect(() => node.values().next(), `${text} ${listFirst}`).toThrow(/freed/);
+            expect(() => [...node.entries()], `${text} ${listFirst}`).toThrow(/freed/);
+            expect(() => node.length, `${text} ${listFirst}`).toThrow(/freed/);
+          }
+        }
+      }
+      const doc = codec.lazy('{"Symbol(x)":1,"a":[2]}') as LazyNode;
+      expect(() => doc.get(Symbol('x') as unknown as string)).toThrow(TypeError);
+      expect(() => (doc.get('a') as LazyNode).get(Symbol('x') as unknown as string)).toThrow(TypeError);
+      doc.free();
+    });
+
     it("a lazy document's later errors describe its own copy, whatever became of the caller's bytes", () => {
       // (Lookups by key read the object to its end, skipping values unread: b's is read
       // only when asked for.)
