@@ -314,17 +314,19 @@ export class LazyNode {
 
   /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
   get(key: string | number): LazyValue | undefined {
+    // The key is converted once, before the document is looked at: its toString is user
+    // code, which may free the document (a Symbol is a TypeError, as ToString makes it).
+    const name = typeof key === 'number' ? '' : `${key}`;
     const region = this.doc.live();
     // Arrays: the index i; objects: the key k.
     let k: string | undefined;
     let i = 0;
     if (this.kind === 'array') {
       // As a JS array reads it: only canonical non-negative integers are elements.
-      // (Other keys by ToString: a Symbol is a TypeError.)
-      i = typeof key === 'number' ? key : isArrayIndexKey(`${key}`) ? Number(key) : -1;
+      i = typeof key === 'number' ? key : isArrayIndexKey(name) ? Number(name) : -1;
       if (!Number.isInteger(i) || i < 0 || i > MAX_INDEX) return undefined;
     } else {
-      k = `${key}`; // (ToString, as for arrays: a Symbol is a TypeError)
+      k = typeof key === 'number' ? `${key}` : name;
     }
     const index = this.doc.indexOf(this, this.offset, false);
     if (index === undefined) {

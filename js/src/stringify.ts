@@ -377,6 +377,7 @@ class Writer {
       throw new Error(`wasmjson: internal error ${status} from wj_write`);
     }
     s.begin = 0;
+    this.views(); // (wj_write may have grown memory)
     if (s.text) {
       // Output that no string can hold: JSON.stringify's error now, not after filling
       // wasm memory (a 1,000,000-deep array with an indent wrote 4 GiB, which the

@@ -972,7 +972,7 @@ for (const flavor of FLAVORS) {
       }
     });
 
-    it('a freed document refuses its empty containers too, listed before or not; get() of a Symbol is a TypeError on either kind', () => {
+    it('a freed document refuses its empty containers too, listed before or not, and keys whose toString frees it; get() converts a key once (a Symbol is a TypeError on either kind)', () => {
       for (const text of ['[]', '{}', '{"e":[],"o":{}}', '[[],{}]']) {
         for (const listFirst of [false, true]) {
           const doc = codec.lazy(text) as LazyNode;
@@ -988,6 +988,22 @@ for (const flavor of FLAVORS) {
           }
         }
       }
+      // A key's toString runs once, before the document is looked at: one that frees the
+      // document gets the freed error, not a lookup in freed memory.
+      for (const [text, key] of [['{"a":1,"b":2}', 'b'], ['[1,2]', '1'], ['[1,2]', '01'], ['{"a":[3]}', 'a']]) {
+        for (const input of [text, utf8.encode(text)]) {
+          const freeing = codec.lazy(input) as LazyNode;
+          let calls = 0;
+          const k = { toString: () => (calls++, freeing.free(), key) };
+          expect(() => freeing.get(k as unknown as string), `${text} ${key}`).toThrow(/freed/);
+          expect(calls).toBe(1);
+        }
+      }
+      const counted = codec.lazy('[5,6]') as LazyNode;
+      let conversions = 0;
+      expect(counted.get({ toString: () => (conversions++, '1') } as unknown as string)).toBe(6);
+      expect(conversions).toBe(1);
+      counted.free();
       const doc = codec.lazy('{"Symbol(x)":1,"a":[2]}') as LazyNode;
       expect(() => doc.get(Symbol('x') as unknown as string)).toThrow(TypeError);
       expect(() => (doc.get('a') as LazyNode).get(Symbol('x') as unknown as string)).toThrow(TypeError);
