@@ -23,10 +23,12 @@ import canonicalizePackage from 'canonicalize';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { evaluatePointer, INVALID_POINTER } from './js/support/json-pointer.ts';
+import { jsonTokens, layoutOf } from './js/support/layout-model.ts';
 import { attempt } from './js/support/outcome.ts';
 import { jsonDiff, mutate, randomChars, randomDocument, Rng, stringLiteral } from './js/support/random-json.ts';
 import { referenceParse } from './js/support/reference-parse.ts';
-import { canonicalizable, runCodecs } from './js/support/run-codecs.ts';
+import { canonicalizable } from './js/support/canonical-form.ts';
+import { runCodecs } from './js/support/run-codecs.ts';
 
 const cases = Number(process.argv[2] ?? 100_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -36,64 +38,6 @@ let caseNo = 0;
 const { codecs, LazyNode } = await runCodecs();
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
-
-const WS = new Set([' ', '\t', '\n', '\r']);
-
-/** The tokens of valid JSON text: strings and numbers as written, punctuation, literals. */
-function tokens(text) {
-  const out = [];
-  for (let i = 0; i < text.length; ) {
-    const c = text[i];
-    if (WS.has(c) || c === '\ufeff') {
-      i++;
-    } else if (c === '"') {
-      let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      out.push(text.slice(i, j + 1));
-      i = j + 1;
-    } else if ('{}[],:'.includes(c)) {
-      out.push(c);
-      i++;
-    } else {
-      let j = i;
-      while (j < text.length && !WS.has(text[j]) && !'{}[],:'.includes(text[j])) j++;
-      out.push(text.slice(i, j));
-      i = j;
-    }
-  }
-  return out;
-}
-
-/** JSON.stringify's layout with indent `gap` over the tokens as written ('' : minified). */
-function prettifyModel(toks, gap) {
-  if (gap === '') return toks.join('');
-  let out = '';
-  let depth = 0;
-  const pad = () => '\n' + gap.repeat(depth);
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    if (t === '{' || t === '[') {
-      const close = t === '{' ? '}' : ']';
-      if (toks[i + 1] === close) {
-        out += t + close;
-        i++;
-      } else {
-        depth++;
-        out += t + pad();
-      }
-    } else if (t === '}' || t === ']') {
-      depth--;
-      out += pad() + t;
-    } else if (t === ',') {
-      out += ',' + pad();
-    } else if (t === ':') {
-      out += ': ';
-    } else {
-      out += t;
-    }
-  }
-  return out;
-}
 
 /** The indents tried, and the gap JSON.stringify makes of each. */
 const INDENTS = [2, 4, 10, 11, 0, '\t', '', ' - ', 'abcdefghijkl', '\u00e9'];
@@ -172,7 +116,7 @@ for (let n = 1; n <= cases; n++) {
       // one-character key as another character, depending on the keys it saw before
       // (tests/differential.mjs).
       const parsed = attempt(() => referenceParse(model));
-      const toks = parsed.ok ? tokens(model) : undefined;
+      const toks = parsed.ok ? jsonTokens(model) : undefined;
       const canonical = parsed.ok && canonicalizable(parsed.value) ? canonicalizePackage(parsed.value) : undefined;
       let ptrs = parsed.ok ? pointers(parsed.value) : [];
       if (model.length > 2048 && ptrs.length > LARGE_POINTERS) ptrs = Array.from({ length: LARGE_POINTERS }, () => rng.pick(ptrs));
@@ -201,7 +145,7 @@ for (let n = 1; n <= cases; n++) {
           continue;
         }
         expectSame(what('minify'), input, minified, { ok: true, value: toks.join('') });
-        expectSame(what(`prettify ${JSON.stringify(indent)}`), input, pretty, { ok: true, value: prettifyModel(toks, gapOf(indent)) });
+        expectSame(what(`prettify ${JSON.stringify(indent)}`), input, pretty, { ok: true, value: layoutOf(toks, gapOf(indent)) });
         if (canonical === undefined) expectThrows(what('canonicalize'), input, canon, TypeError);
         else expectSame(what('canonicalize'), input, canon, { ok: true, value: canonical });
         expectSame(what('lazy'), input, lazyValue, { ok: true, value: parsed.value });

@@ -32,8 +32,10 @@
 //
 // No node: imports: the spec runs this in the browser too.
 import canonicalizePackage from 'canonicalize';
+import { canonicalizable } from './canonical-form.ts';
 import { checkedParse, compareWithModel, type Policy } from './checked-parse.ts';
 import { evaluatePointer, INVALID_POINTER } from './json-pointer.ts';
+import { jsonTokens, layoutOf } from './layout-model.ts';
 import { jsonDiff, mutate, randomDocument, Rng } from './random-json.ts';
 import { referenceParse } from './reference-parse.ts';
 
@@ -120,91 +122,16 @@ function describe(v: unknown): string {
   }
 }
 
-/** Whether RFC 8785 can write a value: every number finite, no lone surrogate anywhere. */
-function canonicalForm(value: unknown): boolean {
-  const pending = [value];
-  while (pending.length > 0) {
-    const v = pending.pop();
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return false;
-    } else if (typeof v === 'string') {
-      if (!v.isWellFormed()) return false;
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (!k.isWellFormed()) return false;
-        pending.push(x);
-      }
-    }
-  }
-  return true;
-}
-
 /** canonicalize()'s expected outcome for a JSON value: the package's text, or a TypeError. */
 function canonicalWant(value: unknown, asBytes: boolean): Want {
-  if (!canonicalForm(value)) return { throws: TypeError };
+  if (!canonicalizable(value)) return { throws: TypeError };
   const text = canonicalizePackage(value) as string;
   return { value: asBytes ? utf8.encode(text) : text };
 }
 
-const JSON_WS = ' \t\n\r';
-const PUNCTUATION = '{}[],:';
-
-/** The tokens of valid JSON text: strings and scalars as written, and punctuation. */
-function tokensOf(text: string): string[] {
-  const tokens: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (JSON_WS.includes(c)) {
-      i++;
-      continue;
-    }
-    let end = i + 1;
-    if (c === '"') {
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      end++;
-    } else if (!PUNCTUATION.includes(c)) {
-      while (end < text.length && !JSON_WS.includes(text[end]) && !PUNCTUATION.includes(text[end])) end++;
-    }
-    tokens.push(text.slice(i, end));
-    i = end;
-  }
-  return tokens;
-}
-
-/**
- * minify's text ('' gap) or prettify's (JSON.stringify's layout with that gap) of valid
- * JSON text: the same tokens, whitespace only where the layout puts it.
- */
+/** minify's text ('' gap) or prettify's of valid JSON text (layout-model.ts). */
 function layout(text: string, gap: string): string {
-  const tokens = tokensOf(text);
-  if (gap === '') return tokens.join('');
-  const parts: string[] = [];
-  let depth = 0;
-  const newline = () => '\n' + gap.repeat(depth);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t === '{' || t === '[') {
-      const close = t === '{' ? '}' : ']';
-      if (tokens[i + 1] === close) {
-        parts.push(t + close);
-        i++;
-      } else {
-        depth++;
-        parts.push(t + newline());
-      }
-    } else if (t === '}' || t === ']') {
-      depth--;
-      parts.push(newline() + t);
-    } else if (t === ',') {
-      parts.push(',' + newline());
-    } else if (t === ':') {
-      parts.push(': ');
-    } else {
-      parts.push(t);
-    }
-  }
-  return parts.join('');
+  return layoutOf(jsonTokens(text), gap);
 }
 
 /** JSON.stringify's gap for a space that is already a primitive (prettify: undefined is 2). */
@@ -215,6 +142,8 @@ function gapOf(space: unknown): string {
   }
   return typeof space === 'string' ? space.slice(0, 10) : '';
 }
+
+const JSON_WS = ' \t\n\r';
 
 /**
  * Valid JSON text's value, and beside it the source text of each primitive (what a
