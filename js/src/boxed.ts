@@ -16,18 +16,11 @@ export const K_RAW = 5;
  */
 export const K_OPAQUE = 6;
 
+import { apply, getPrototypeOf } from './intrinsics.js';
+
 const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON;
-/**
- * Calls fn with `this` and arguments as a direct call does (JSON.stringify's Call):
- * never through a `call` property the function (or a Proxy) may have of its own.
- * Taken once, so later changes to Reflect do not reach it.
- */
-export const apply = Reflect.apply;
-// (The other built-ins the writers rely on, taken once likewise: JSON.stringify's own
-// steps do not go through globals a program may replace.)
-export const isArray = Array.isArray;
-export const objectKeys = Object.keys;
-export const getPrototypeOf = Object.getPrototypeOf;
+// (Built-ins taken once likewise: JSON.stringify's own steps do not go through globals a
+// program may replace.)
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 
 /**

@@ -7,6 +7,7 @@
 // object whose shape (key sequence, numbered by wasm) was seen before is made by a
 // cached constructor holding one object literal, else property by property.
 
+import { jsonParse, jsonStringify } from './intrinsics.js';
 import { concat, grownTyped, ownElements, withOwnElements } from './own-elements.js';
 import { unescapeSource } from './unescape.js';
 
@@ -165,7 +166,7 @@ function makeConstructor(keys: string[]): ObjectConstructor | undefined {
     }
   }
   if (!evalAllowed) return undefined;
-  const props = keys.map((k, i) => `${k === '__proto__' ? `[${JSON.stringify(k)}]` : JSON.stringify(k)}:v[b+${i}]`);
+  const props = keys.map((k, i) => `${k === '__proto__' ? `[${jsonStringify(k)}]` : jsonStringify(k)}:v[b+${i}]`);
   return new Function('v', 'b', `return {${props.join(',')}}`) as ObjectConstructor;
 }
 
@@ -737,5 +738,5 @@ const FEW_ESCAPES = 8;
  * copy in wasm could not carry): the engine's own JSON.parse decodes the literal.
  */
 function rawString(text: TextSource, begin: number, end: number): string {
-  return JSON.parse(`"${text.slice(begin, end)}"`) as string;
+  return jsonParse(`"${text.slice(begin, end)}"`) as string;
 }

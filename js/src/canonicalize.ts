@@ -9,7 +9,7 @@
 // text; the message naming the place is made here, from the value parse() makes of the
 // text (no user code runs on that path).
 
-import { isArray, objectKeys } from './boxed.js';
+import { isArray, jsonStringify, objectKeys } from './intrinsics.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 
 export class CanonicalizationError extends TypeError {
@@ -25,7 +25,7 @@ export function notFiniteError(n: number, key?: string): CanonicalizationError {
 }
 
 function placeOf(key: string | undefined): string {
-  return key === undefined ? 'the value' : `the value at ${JSON.stringify(key)}`;
+  return key === undefined ? 'the value' : `the value at ${jsonStringify(key)}`;
 }
 
 /**
@@ -34,7 +34,7 @@ function placeOf(key: string | undefined): string {
  * be in.
  */
 export function rawJsonError(text: string): CanonicalizationError {
-  return new CanonicalizationError(`JSON.rawJSON(${JSON.stringify(text)}) cannot be canonicalized`);
+  return new CanonicalizationError(`JSON.rawJSON(${jsonStringify(text)}) cannot be canonicalized`);
 }
 
 /**
@@ -72,7 +72,7 @@ function firstForbidden(root: unknown, surrogates: boolean): CanonicalizationErr
       for (let i = members.length - 1; i >= 0; i--) {
         const k = members[i];
         if (surrogates && object && !k.isWellFormed()) {
-          return new CanonicalizationError(`the key ${JSON.stringify(k)} contains a lone surrogate, which JCS forbids`);
+          return new CanonicalizationError(`the key ${jsonStringify(k)} contains a lone surrogate, which JCS forbids`);
         }
         values[n] = (v as Record<string, unknown>)[k];
         keys[n++] = k;

@@ -4,7 +4,7 @@ import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
 import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_NUMBERS_IN_JS_FORM, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { CanonicalizationError, forbiddenIn } from './canonicalize.js';
-import { getPrototypeOf, isArray } from './boxed.js';
+import { getPrototypeOf, isArray, jsonStringify } from './intrinsics.js';
 import type { WasmInstance } from './wasm-types.js';
 import { copyOut, Memory, type Region, type StringInput } from './memory.js';
 import { at as navigateTo, atNarrowed, KIND_OBJECT, lazy as lazyDocument, NOT_NARROWED, ROOT, type LazyValue, type NavHost, type PathProgress } from './navigate.js';
@@ -1073,7 +1073,7 @@ function policyOf(arg: unknown, fn: 'parse' | 'validate'): BuildPolicy | undefin
   if (depthOption !== undefined) {
     maxDepth = depthOption as number;
     if (typeof maxDepth !== 'number') {
-      throw new TypeError(`wasmjson.${fn}: options.maxDepth must be a number, got ${typeof depthOption} ${JSON.stringify(String(depthOption))}`);
+      throw new TypeError(`wasmjson.${fn}: options.maxDepth must be a number, got ${typeof depthOption} ${jsonStringify(String(depthOption))}`);
     }
     if (!(maxDepth >= 0) || (maxDepth !== Infinity && !Number.isInteger(maxDepth))) {
       throw new RangeError(`wasmjson.${fn}: options.maxDepth must be a non-negative integer, got ${String(depthOption)}`);

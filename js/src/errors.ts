@@ -1,6 +1,7 @@
 // Errors reported by the wasm core (a code and a byte offset) become JS errors here, and
 // only here: line, column and the excerpt are computed when an error is built, never
 // tracked while parsing. Codes mirror cpp/core/error.h and docs/BOUNDARY.md.
+import { jsonParse, jsonStringify } from './intrinsics.js';
 
 export type ErrorCode =
   | 'UNEXPECTED_END'
@@ -172,7 +173,7 @@ export function outOfMemory(bytes?: number): RangeError {
  */
 const NATIVE_LINE_COLUMN = (() => {
   try {
-    JSON.parse('[1 2]');
+    jsonParse('[1 2]');
   } catch (e) {
     return /\(line \d+ column \d+\)$/.test((e as Error).message);
   }
@@ -186,7 +187,7 @@ const NATIVE_LINE_COLUMN = (() => {
  */
 const LEGACY_COLON_AFTER_COMMA = (() => {
   try {
-    JSON.parse('{"x":1,"a"}');
+    jsonParse('{"x":1,"a"}');
   } catch (e) {
     return /^Unexpected token/.test((e as Error).message);
   }
@@ -227,7 +228,7 @@ function message(
   source: ErrorSource,
   detail?: string,
 ): string {
-  if (code === 'DUPLICATE_KEY') return `Duplicate key ${JSON.stringify(detail)} in JSON at position ${offset}${lineAndColumnText(line, column)}`;
+  if (code === 'DUPLICATE_KEY') return `Duplicate key ${jsonStringify(detail)} in JSON at position ${offset}${lineAndColumnText(line, column)}`;
   if (code === 'TOO_DEEP') return `JSON nested deeper than ${detail} levels (options.maxDepth) at position ${offset}${lineAndColumnText(line, column)}`;
   if (code === 'EXPECTED_COLON' && LEGACY_COLON_AFTER_COMMA && !isFirstProperty(source, offset)) {
     code = offset >= source.length ? 'UNEXPECTED_END' : 'UNEXPECTED_CHARACTER';

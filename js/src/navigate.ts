@@ -7,6 +7,7 @@ import type { Memory, Region } from './memory.js';
 import { checkNotBuilding } from './build.js';
 import { BYTES_IN_WASM, outOfMemory } from './errors.js';
 import { decodeUtf8 } from './utf8.js';
+import { jsonParse } from './intrinsics.js';
 import { ownElements } from './own-elements.js';
 
 const NONE = 0xffffffff;
@@ -481,7 +482,7 @@ export class LazyNode {
       for (let i = 0; i < count; i++) {
         const at = list + 4 * i;
         const raw = decodeUtf8(bytes, region.ptr + (i32[at] >>> 0), region.ptr + (i32[at + 1] >>> 0));
-        byKey.set(i32[at + 2] !== 0 ? (JSON.parse(`"${raw}"`) as string) : raw, i32[at + 3] >>> 0);
+        byKey.set(i32[at + 2] !== 0 ? (jsonParse(`"${raw}"`) as string) : raw, i32[at + 3] >>> 0);
       }
       index = { offsets: undefined, byKey };
     }
@@ -582,7 +583,7 @@ function quickScalar(bytes: Uint8Array, base: number, offset: number, len: numbe
   const raw = ascii !== undefined ? ascii.slice(p - base, q - base) : decodeUtf8(bytes, p, q);
   if (ascii === undefined && raw.includes('\ufffd')) return undefined;
   try {
-    return JSON.parse(raw) as LazyValue;
+    return jsonParse(raw) as LazyValue;
   } catch {
     return undefined;
   }

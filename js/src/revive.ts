@@ -1,7 +1,8 @@
 // JSON.parse's reviver walk (ECMA-262 InternalizeJSONProperty, with the JSON.parse
 // source text access extension), iteratively: a post-order walk over an explicit stack,
 // so a deep document cannot overflow the call stack.
-import { apply, lengthOf } from './boxed.js';
+import { lengthOf } from './boxed.js';
+import { apply } from './intrinsics.js';
 import { defineData, type ParseRecord } from './build.js';
 import { ownElements, withOwnElements } from './own-elements.js';
 

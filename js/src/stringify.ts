@@ -7,7 +7,8 @@
 // The walk is iterative: open containers live on an explicit stack, so a 1,000,000-deep
 // array stringifies. Strings, numbers and commands travel in batches: one boundary
 // crossing per batch, never one per value.
-import { apply, getPrototypeOf, hasSlot, isArray, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, numberValueOf, objectKeys, ownDataValue, stringValueOf, toLength, toNumber, unbox } from './boxed.js';
+import { hasSlot, K_OBJECT, K_OPAQUE, K_RAW, kindOf, lengthOf, numberValueOf, ownDataValue, stringValueOf, toLength, toNumber, unbox } from './boxed.js';
+import { apply, getPrototypeOf, isArray, objectKeys } from './intrinsics.js';
 import { checkNotBuilding } from './build.js';
 import { notFiniteError, rawJsonError } from './canonicalize.js';
 import { outOfMemory } from './errors.js';

@@ -3,7 +3,7 @@
 // project), in both kernel flavors, from strings and from UTF-8 bytes.
 import { attempt, type Outcome } from './support/outcome.js';
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, load, parse as exportedParse, type Codec } from 'wasmjson';
+import { JsonSyntaxError, LazyNode, load, parse as exportedParse, type Codec } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import {
   jsonDiff,
@@ -132,6 +132,45 @@ describe('parse: drop-in for JSON.parse (top-level export)', () => {
     // A roundtrip through stringify.
     const doc = { a: [1, 'two', { three: 3 }], b: null, c: -0.5 };
     expect(swapped.parse(swapped.stringify(doc))).toStrictEqual(JSON.parse(JSON.stringify(doc)));
+  });
+
+  it("never calls JSON.parse or JSON.stringify as they are now: replaced by wasmjson's own (the drop-in use) or by anything else, its results stay the same", async () => {
+    const global = JSON as { parse: unknown; stringify: unknown };
+    const { parse: nativeParse, stringify: nativeStringify } = JSON;
+    const refuse = () => {
+      throw new Error('a replaced JSON function was called');
+    };
+    for (const flavor of FLAVORS) {
+      const codec = await codecFor(flavor);
+      for (const [round, [parseWith, stringifyWith]] of [
+        [codec.parse, codec.stringify],
+        [refuse, refuse],
+      ].entries()) {
+        // Routes that used the globals: strings beside a lone surrogate of string input,
+        // unescaped by JSON.parse; an object shape's constructor, compiled (from key
+        // literals made by JSON.stringify) in the build when the shape recurs in a second
+        // document; a lazy document's escaped keys and at()'s escaped scalars; the
+        // duplicate-key message. (Keys of their own per round: each shape is new.)
+        const records = JSON.stringify(Array.from({ length: 40 }, (_, k) => ({ [`dropin_${flavor}_${round}`]: k, n: 'x' + k })));
+        const surrogates = '["\ud800\\n", {"\ud800\\u0041": 1}, "\\u00e9"]';
+        const cases = [records, records, surrogates, '{"a\\u0041":"b\\nc"}'];
+        const expected = cases.map((text) => nativeParse(text));
+        global.parse = parseWith;
+        global.stringify = stringifyWith;
+        try {
+          cases.forEach((text, i) => expect(codec.parse(text), `${flavor} ${round} ${i}`).toStrictEqual(expected[i]));
+          const lazy = codec.lazy('{"a\\u0041":"b\\nc"}') as LazyNode;
+          expect([lazy.keys(), lazy.get('aA')]).toStrictEqual([['aA'], 'b\nc']);
+          lazy.free();
+          expect(codec.at('{"a":["x\\ty",1.5e3]}', '/a/0')).toBe('x\ty');
+          expect(codec.at('{"a":["x\\ty",1.5e3]}', '/a/1')).toBe(1500);
+          expect(() => codec.parse('{"d":1,"d":2}', { duplicateKeys: 'error' })).toThrow('Duplicate key "d"');
+        } finally {
+          global.parse = nativeParse;
+          global.stringify = nativeStringify;
+        }
+      }
+    }
   });
 });
 
