@@ -3,6 +3,8 @@
 // [[StringData]], [[BooleanData]], [[BigIntData]], [[IsRawJSON]]), not by prototype. Plain
 // objects pay one prototype test (kindOf).
 
+import { apply, getPrototypeOf } from './intrinsics.js';
+
 /** What classify() finds. */
 export const K_OBJECT = 0;
 export const K_NUMBER = 1;
@@ -16,10 +18,8 @@ export const K_RAW = 5;
  */
 export const K_OPAQUE = 6;
 
-import { apply, getPrototypeOf } from './intrinsics.js';
-
 const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON;
-// (Built-ins taken once likewise: JSON.stringify's own steps do not go through globals a
+// (Taken once, as intrinsics.ts's: JSON.stringify's own steps do not go through globals a
 // program may replace.)
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 
