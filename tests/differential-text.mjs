@@ -22,7 +22,7 @@
 import canonicalizePackage from 'canonicalize';
 import { isDeepStrictEqual } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { evaluatePointer, INVALID_POINTER } from './js/support/json-pointer.ts';
+import { evaluatePointer, INVALID_POINTER, pointerToken } from './js/support/json-pointer.ts';
 import { jsonTokens, layoutOf } from './js/support/layout-model.ts';
 import { attempt } from './js/support/outcome.ts';
 import { jsonDiff, mutate, randomChars, randomDocument, Rng, stringLiteral } from './js/support/random-json.ts';
@@ -52,7 +52,7 @@ function pointers(v) {
     if (typeof x !== 'object' || x === null) continue;
     const names = Array.isArray(x) ? x.map((_, i) => String(i)) : Object.keys(x);
     for (const k of names) {
-      const q = `${p}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const q = `${p}/${pointerToken(k)}`;
       out.push(q);
       stack.push([x[k], q]);
     }

@@ -8,7 +8,7 @@ import { LazyNode, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { attempt } from './support/outcome.js';
 import { jsonDiff, randomDocument, randomOptions, Rng } from './support/random-json.js';
-import { evaluatePointer } from './support/json-pointer.js';
+import { evaluatePointer, pointerToken } from './support/json-pointer.js';
 
 /** A lazy node's whole value (which reads and validates all of it); other values as they are. */
 function wholeValue(v: unknown): unknown {
@@ -35,7 +35,7 @@ function pointers(value: unknown, limit: number): string[] {
     const [v, p] = queue.shift()!;
     if (v === null || typeof v !== 'object') continue;
     for (const k of Object.keys(v)) {
-      const q = `${p}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const q = `${p}/${pointerToken(k)}`;
       out.push(q);
       queue.push([(v as any)[k], q]);
     }
@@ -655,7 +655,7 @@ for (const flavor of FLAVORS) {
           const value = JSON.parse(whole);
           const targets = [
             ...pointers(value.doc, 40).map((p) => `/doc${p}`),
-            ...ALIKE.map((k) => `/alike/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`),
+            ...ALIKE.map((k) => `/alike/${pointerToken(k)}`),
             ...ALIKE.map((k) => `/alike/${k}/0`),
             '/alike/missing', '/end/0', '/end/1', '/end/2', '/pad', '/doc/zz', '/doc/0',
           ];

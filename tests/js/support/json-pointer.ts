@@ -1,5 +1,10 @@
 // The reference for at() and LazyNode.at(): RFC 6901 evaluated on a parsed value.
 
+/** A key or index as a pointer token: '~' as '~0', '/' as '~1' (RFC 6901, section 3). */
+export function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** What evaluatePointer gives for a pointer that breaks RFC 6901's syntax. */
 export const INVALID_POINTER: unique symbol = Symbol('invalid JSON Pointer');
 

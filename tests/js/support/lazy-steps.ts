@@ -25,7 +25,7 @@
 //     canonical indexes (numbers, or strings spelling them) below 2^32 - 1.
 import { jsonDiff, mutate, randomDocument, Rng, type GenOptions } from './random-json.ts';
 import { referenceParse } from './reference-parse.ts';
-import { evaluatePointer, INVALID_POINTER } from './json-pointer.ts';
+import { evaluatePointer, INVALID_POINTER, pointerToken } from './json-pointer.ts';
 
 export const FREED_MESSAGE = 'wasmjson: this lazy document has been freed';
 
@@ -176,10 +176,6 @@ function describeError(e: unknown): string {
 /** The freed error exactly: a plain Error (no subclass) with the library's message. */
 function isFreedError(e: unknown): boolean {
   return e instanceof Error && Object.getPrototypeOf(e) === Error.prototype && e.message === FREED_MESSAGE;
-}
-
-function escapeToken(k: string): string {
-  return k.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function isArrayIndexKey(k: string): boolean {
@@ -787,7 +783,7 @@ export class LazyStepMachine {
     const what = `${this.nodeName(n)}.get(${show(key, 60)})`;
     if (n.doc.freed) return this.expectFreed(what, () => n.node.get(key), [n.doc]);
     const got = this.live(what, () => n.node.get(key), [n.doc]);
-    const path = typeof key === 'number' || typeof key === 'string' ? `${n.path}/${escapeToken(String(key))}` : n.path;
+    const path = typeof key === 'number' || typeof key === 'string' ? `${n.path}/${pointerToken(String(key))}` : n.path;
     this.checkValue(what, got, modelGet(n.model as object, key), n, path, [n.doc]);
   }
 
@@ -805,7 +801,7 @@ export class LazyStepMachine {
       const keys = modelKeys(v);
       if (!keys.length) break;
       const k = rng.pick(keys);
-      p += `/${escapeToken(k)}`;
+      p += `/${pointerToken(k)}`;
       v = (v as Record<string, unknown>)[k];
       if (rng.chance(0.3)) break;
     }
@@ -910,14 +906,14 @@ export class LazyStepMachine {
       const key = deeper !== undefined && this.rng.chance(0.9) ? deeper : this.rng.pick(candidates);
       const childModel = (model as Record<string, unknown>)[key];
       const byAt = this.rng.chance(0.3);
-      const what = `${this.nodeName(cur)}.${byAt ? `at(${show(`/${escapeToken(key)}`)})` : `get(${show(key)})`}`;
+      const what = `${this.nodeName(cur)}.${byAt ? `at(${show(`/${pointerToken(key)}`)})` : `get(${show(key)})`}`;
       const node = cur.node;
-      const got = this.live(what, () => (byAt ? node.at(`/${escapeToken(key)}`) : node.get(Array.isArray(model) ? Number(key) : key)), [n.doc]);
+      const got = this.live(what, () => (byAt ? node.at(`/${pointerToken(key)}`) : node.get(Array.isArray(model) ? Number(key) : key)), [n.doc]);
       this.stats.checks++;
       if (!(got instanceof this.LazyNode) || (got as any).kind !== (Array.isArray(childModel) ? 'array' : 'object')) {
         this.fail(`${what}: expected a LazyNode of ${show(childModel, 60)}, got ${show(got)}`, [n.doc]);
       }
-      cur = { id: this.nextId++, node: got, doc: n.doc, model: childModel, path: `${cur.path}/${escapeToken(key)}` };
+      cur = { id: this.nextId++, node: got, doc: n.doc, model: childModel, path: `${cur.path}/${pointerToken(key)}` };
     }
     if (cur === n) return;
     this.addNode(cur);
@@ -989,7 +985,7 @@ export class LazyStepMachine {
       const i = rec.pos++;
       const key = rec.keys ? rec.keys[i] : i;
       const model = rec.keys ? (n.model as Record<string, unknown>)[key as string] : (n.model as unknown[])[i];
-      const childPath = `${n.path}/${escapeToken(String(key))}`;
+      const childPath = `${n.path}/${pointerToken(String(key))}`;
       if (snapshot) {
         if (r.value !== key) this.fail(`${what}: keys() gave ${show(r.value)}, expected ${show(key)}`, [n.doc]);
       } else if (rec.kind === 'values' || (rec.kind === 'iterator' && !rec.keys)) {
@@ -1113,7 +1109,7 @@ export class LazyStepMachine {
     const what = `${this.nodeName(n)}.get(${show(key, 60)})`;
     this.note(what);
     const got = this.live(what, () => n.node.get(key), [n.doc]);
-    this.checkValue(what, got, modelGet(n.model as object, key), n, `${n.path}/${escapeToken(String(key))}`, [n.doc]);
+    this.checkValue(what, got, modelGet(n.model as object, key), n, `${n.path}/${pointerToken(String(key))}`, [n.doc]);
   }
 
   // -------------------------------------------------------------------------------

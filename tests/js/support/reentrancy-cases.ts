@@ -34,7 +34,7 @@
 import canonicalizePackage from 'canonicalize';
 import { canonicalizable } from './canonical-form.ts';
 import { checkedParse, compareWithModel, type Policy } from './checked-parse.ts';
-import { evaluatePointer, INVALID_POINTER } from './json-pointer.ts';
+import { evaluatePointer, INVALID_POINTER, pointerToken } from './json-pointer.ts';
 import { jsonTokens, layoutOf } from './layout-model.ts';
 import { jsonDiff, mutate, randomDocument, Rng } from './random-json.ts';
 import { referenceParse } from './reference-parse.ts';
@@ -259,8 +259,6 @@ function childOf(v: any, k: string): unknown {
   return Object.hasOwn(v, k) ? v[k] : undefined;
 }
 
-const escapeToken = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** A JSON Pointer into v: mostly to a value it has, sometimes past one, sometimes invalid. */
 function randomPointer(rng: Rng, v: unknown): string {
   if (rng.chance(0.06)) return rng.pick(['a', 'x/y', '/~2', '/a~', '/~']);
@@ -268,7 +266,7 @@ function randomPointer(rng: Rng, v: unknown): string {
   let at: any = v;
   while (at !== null && typeof at === 'object' && rng.chance(0.75)) {
     const k = pickKey(rng, at);
-    pointer += '/' + escapeToken(k);
+    pointer += '/' + pointerToken(k);
     at = childOf(at, k);
   }
   if (rng.chance(0.1)) pointer += '/' + rng.pick(['-', '0', 'missing', '']);
