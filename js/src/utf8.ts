@@ -81,7 +81,8 @@ export interface Utf8ToUtf16Exports {
  */
 export function decodeUtf8In(wasm: Utf8ToUtf16Exports, begin: number, end: number): string {
   if (UTF8_DECODING_IS_SLOW) {
-    const out = wasm.wj_alloc(2 * (end - begin) + 2);
+    // (Unsigned: past 2 GiB of memory, addresses read as i32 are negative.)
+    const out = wasm.wj_alloc(2 * (end - begin) + 2) >>> 0;
     if (out !== 0) {
       try {
         const units = wasm.wj_utf8_to_utf16(begin, end - begin, out) >>> 0;

@@ -1532,11 +1532,32 @@ for (const flavor of FLAVORS) {
         ['new key added to the holder', (h) => { h.zz = 1; }],
         ['sibling replaced by a primitive from elsewhere', (h) => { h.e = 1; }],
       ];
+      // V8 12 (Node 22) gives a value changed from -0 to 0 its source, as if unchanged:
+      // test262 compares by SameValue (reviver-forward-modifies-*), as V8 13 on does.
+      // There that case is checked against the rule instead of against JSON.parse.
+      let probed: unknown = 'not called';
+      JSON.parse('{"a":1,"f":-0}', function (this: any, k: string, v: unknown, c?: { source?: string }) {
+        if (k === 'a') this.f = 0;
+        if (k === 'f') probed = c?.source;
+        return v;
+      });
+      const nativeComparesBySameValue = probed === undefined;
       for (const [label, mod] of mods) {
-        expectSameWalk(text, (h, k, v) => {
+        const behave = (h: any, k: string, v: unknown) => {
           if (k === 'a') mod(h);
           return v;
-        }, label);
+        };
+        if (label === '-0 to 0' && !nativeComparesBySameValue) {
+          const sources: Record<string, unknown> = {};
+          parse(text, function (this: any, k: string, v: unknown, c: { source?: string }) {
+            sources[k] = c.source;
+            return behave(this, k, v);
+          });
+          expect(sources, label).toMatchObject({ a: '1', b: '1.0', e: '"s"', f: undefined, i: '0', j: '7' });
+          expect('f' in sources, label).toBe(true);
+          continue;
+        }
+        expectSameWalk(text, behave, label);
       }
       // The explicit fact: a changed later value has no source, an unchanged one keeps it.
       const seen: Record<string, unknown> = {};

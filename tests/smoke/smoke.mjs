@@ -65,4 +65,31 @@ for (const value of ['é', ['ж', 'a\\b', '\u{10FFFF}x'], { 'ключ': 'зна�
     assert.equal(canonicalize(text), JSON.stringify(sorted(value)));
   }
 }
+// The same outputs once wasm memory holds more than 2 GiB: the buffers they pass through
+// lie at addresses a signed 32-bit read makes negative (the UTF-16 route above read one
+// so: every non-ASCII output threw a RangeError on Node 20 and 22; the vitest suite,
+// run on Node 26 in CI, never takes that route). Three lazy documents of 720 MB of
+// whitespace keep their copies in wasm memory; the outputs' buffers come after them.
+{
+  const codec = await load({ flavor: 'simd128' });
+  const padded = new Uint8Array(720_000_016).fill(0x20);
+  const held = [];
+  for (let i = 0; i < 3; i++) {
+    padded.set(new TextEncoder().encode(`[${i}]`), 720_000_000);
+    held.push(codec.lazy(padded));
+  }
+  for (const value of [{ 'ключ': 'значение "в кавычках"\n', a: ['é', '\u{1F600}', 1.5] }, Array.from({ length: 12000 }, (_, i) => ({ id: i, text: `ü€ ${i}` }))]) {
+    const text = JSON.stringify(value);
+    assert.equal(codec.stringify(value), text);
+    assert.equal(codec.stringify(value, null, 2), JSON.stringify(value, null, 2));
+    assert.equal(new TextDecoder().decode(codec.encode(value)), text);
+    assert.equal(codec.minify(JSON.stringify(value, null, 1)), text);
+    assert.equal(codec.prettify(text, { indent: 2 }), JSON.stringify(value, null, 2));
+    assert.equal(codec.canonicalize(value), JSON.stringify(sorted(value)));
+    assert.equal(codec.canonicalize(text), JSON.stringify(sorted(value)));
+    assert.deepEqual(codec.parse(text), value);
+  }
+  held.forEach((doc, i) => assert.equal(doc.at('/0'), i));
+  for (const doc of held) doc.free();
+}
 console.log(`smoke.mjs ok on Node ${process.version} (${implementation().flavor})`);
