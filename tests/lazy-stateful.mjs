@@ -22,7 +22,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { LazyStepMachine, StepMismatch } from './js/support/lazy-steps.ts';
-import { runCodecs } from './js/support/run-codecs.ts';
+import { routes, runCodecs } from './js/support/run-codecs.ts';
 
 const steps = Number(process.argv[2] ?? 200_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -102,7 +102,7 @@ for (const codec of codecs) {
   });
 }
 
-const route = process.env.BROWSER_ROUTES === '1' ? 'browser routes (no Buffer)' : 'Node routes';
+const route = routes.name;
 console.log(`lazy-stateful: ${steps} steps, seed ${seed}, ${route}, ${process.version}, flavors ${codecs.map((c) => c.flavor).join(' + ')}`);
 const machine = new LazyStepMachine({
   codecs,

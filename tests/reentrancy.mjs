@@ -15,12 +15,12 @@
 // the codecs' caches are not as the earlier cases left them).
 import { Rng } from './js/support/random-json.ts';
 import { isLargeCase, Mismatch, runCase } from './js/support/reentrancy-cases.ts';
-import { runCodecs } from './js/support/run-codecs.ts';
+import { routes, runCodecs } from './js/support/run-codecs.ts';
 
 const cases = Number(process.argv[2] ?? 20_000);
 const seed = Number(process.argv[3] ?? 1);
 const only = process.env.ONLY_CASE === undefined ? undefined : Number(process.env.ONLY_CASE);
-const route = process.env.BROWSER_ROUTES === '1' ? 'browser routes (BROWSER_ROUTES=1)' : 'Node routes';
+const route = routes.name;
 let { codecs, LazyNode } = await runCodecs();
 const counts = { outer: 0, nested: 0, checks: 0, large: 0 };
 const started = Date.now();
@@ -39,7 +39,7 @@ for (let n = 1; n <= cases; n++) {
       runCase({ codec, LazyNode }, caseSeed, large, counts);
     } catch (e) {
       const what = e instanceof Mismatch ? 'MISMATCH' : 'UNEXPECTED ERROR';
-      const replay = `${process.env.BROWSER_ROUTES === '1' ? 'BROWSER_ROUTES=1 ' : ''}ONLY_CASE=${n} node tests/reentrancy.mjs ${n} ${seed}`;
+      const replay = `${routes.env}ONLY_CASE=${n} node tests/reentrancy.mjs ${n} ${seed}`;
       console.error(`\n${what} (${codec.flavor}, ${route}) in case ${n} of seed ${seed} (${replay} runs it alone):`);
       console.error(e instanceof Mismatch ? e.message : e);
       process.exit(1);
