@@ -176,9 +176,13 @@ export function loadFailureMessage(e: unknown): string {
   const why = (e as Error)?.message ?? String(e);
   // A Content-Security-Policy that forbids compiling wasm: no other location or bytes help.
   // (V8: "... 'unsafe-eval' is not an allowed source ..."; Firefox: "... blocked by CSP".)
-  const advice = /unsafe-eval|content security policy|blocked by CSP/i.test(why)
-    ? "this page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
-    : 'pass its location or bytes to await init({ wasm })';
+  // An engine without WebAssembly at all (V8 with --jitless, some locked-down embeddings):
+  // no location or bytes help either.
+  const advice = typeof WebAssembly === 'undefined'
+    ? 'this JavaScript engine has no WebAssembly (in Node or Chromium: was V8 started with --jitless?), which wasmjson needs'
+    : /unsafe-eval|content security policy|blocked by CSP/i.test(why)
+      ? "this page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
+      : 'pass its location or bytes to await init({ wasm })';
   return `wasmjson: its wasm did not load (${why}); ${advice}`;
 }
 

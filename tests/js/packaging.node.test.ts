@@ -137,6 +137,17 @@ describe('Node entry points', () => {
     expect(() => runNode(code, { WASMJSON_FLAVOR: 'avx512' })).toThrow(/unknown flavor 'avx512'/);
   });
 
+  it('an engine without WebAssembly (node --jitless): import succeeds, calls say the engine lacks it', () => {
+    const run = (type: 'module' | 'commonjs', code: string) =>
+      execFileSync(process.execPath, ['--jitless', `--input-type=${type}`, '-e', code], { cwd: root, encoding: 'utf8' }).trim();
+    const esm = run('module', "const w = await import('wasmjson'); try { w.parse('[1]'); console.log('parsed'); } catch (e) { console.log(e.message); }");
+    expect(esm).toBe(
+      'wasmjson: its wasm did not load (WebAssembly is not defined); this JavaScript engine has no WebAssembly (in Node or Chromium: was V8 started with --jitless?), which wasmjson needs',
+    );
+    const cjs = run('commonjs', "try { require('wasmjson').stringify([1]); console.log('written'); } catch (e) { console.log(e.message); }");
+    expect(cjs).toMatch(/^wasmjson: .*this JavaScript engine has no WebAssembly/);
+  });
+
   it('a bundle that left the .wasm files behind still imports; calls say why they cannot run until init({ wasm })', () => {
     const alone = mkdtempSync(join(tmpdir(), 'wasmjson-alone-'));
     try {
