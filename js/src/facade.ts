@@ -171,18 +171,25 @@ function host(): Platform {
   return platform;
 }
 
+/**
+ * What load() and every function say in an engine without WebAssembly at all (V8 run
+ * with --jitless, some locked-down embeddings), where no location or bytes help.
+ */
+const NO_WEBASSEMBLY = 'wasmjson: this JavaScript engine has no WebAssembly (in Node or Chromium: was V8 started with --jitless?), which wasmjson needs';
+
+function requireWebAssembly(): void {
+  if (typeof WebAssembly === 'undefined') throw new Error(NO_WEBASSEMBLY);
+}
+
 /** What the functions say when the entry's start-up init() failed with `e`. */
 export function loadFailureMessage(e: unknown): string {
+  if (typeof WebAssembly === 'undefined') return NO_WEBASSEMBLY;
   const why = (e as Error)?.message ?? String(e);
   // A Content-Security-Policy that forbids compiling wasm: no other location or bytes help.
   // (V8: "... 'unsafe-eval' is not an allowed source ..."; Firefox: "... blocked by CSP".)
-  // An engine without WebAssembly at all (V8 with --jitless, some locked-down embeddings):
-  // no location or bytes help either.
-  const advice = typeof WebAssembly === 'undefined'
-    ? 'this JavaScript engine has no WebAssembly (in Node or Chromium: was V8 started with --jitless?), which wasmjson needs'
-    : /unsafe-eval|content security policy|blocked by CSP/i.test(why)
-      ? "this page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
-      : 'pass its location or bytes to await init({ wasm })';
+  const advice = /unsafe-eval|content security policy|blocked by CSP/i.test(why)
+    ? "this page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
+    : 'pass its location or bytes to await init({ wasm })';
   return `wasmjson: its wasm did not load (${why}); ${advice}`;
 }
 
@@ -226,6 +233,7 @@ export function startSync(): void {
  * The top-level functions are unaffected.
  */
 export async function load(options: InitOptions | null = {}): Promise<Codec> {
+  requireWebAssembly();
   const p = host();
   const wasm = optionOf(options, 'wasm') as InitOptions['wasm'];
   const requested = optionOf(options, 'flavor') as Flavor | undefined;
@@ -242,6 +250,7 @@ export async function load(options: InitOptions | null = {}): Promise<Codec> {
 
 /** load(), synchronously, from the packaged .wasm files (Node only). */
 export function loadSync(options: SyncInitOptions | null = {}): Codec {
+  requireWebAssembly();
   const p = host();
   if (!p.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
   const flavor = pickFlavor((optionOf(options, 'flavor') as Flavor | undefined) ?? p.requestedFlavor());
