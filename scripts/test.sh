@@ -3,10 +3,11 @@
 # plain line "N passed, N failed". Exits non-zero on any failure.
 #   C++:   GoogleTest, every test against every kernel; again under ASan/UBSan.
 #   JS:    vitest, Node and headless Chromium projects, both wasm flavors.
-#   Fuzz:  every libFuzzer target for WASMJSON_FUZZ_SECONDS (default 15) each, one per core
-#          at a time: nine targets, about 70 s on two cores, built while the JS tests run
-#          (scripts/fuzz.sh runs them for as long as you like). 15 s, not 25: CI took
-#          960-1016 s of its 1200 in the last runs, and the JS stage grows.
+#   Fuzz:  every libFuzzer target for WASMJSON_FUZZ_SECONDS (default 10) each, one per core
+#          at a time: nine targets, about 50 s on two cores, built while the JS tests run
+#          (scripts/fuzz.sh runs them for as long as you like). 10 s, not 25 or 15: CI took
+#          960-1016 s of its 1200 with 25, and 965 s with 15 on a slow day (its C++ stages
+#          a third slower than usual), the smoke test on Node 22 added.
 #   Smoke: the built package on Node 20, the oldest supported (import, require, the
 #          engine-dependent output routes), and on Node 22.
 set -uo pipefail
@@ -132,7 +133,7 @@ fi
 stage "fuzzing"
 wait "$fuzz_build"
 echo "fuzz targets built: waited $((SECONDS - stage_start)) s for their build after the JS tests"
-echo "== libFuzzer, ${WASMJSON_FUZZ_SECONDS:=15}s per target (ASan + UBSan; scripts/fuzz.sh runs longer)"
+echo "== libFuzzer, ${WASMJSON_FUZZ_SECONDS:=10}s per target (ASan + UBSan; scripts/fuzz.sh runs longer)"
 bash scripts/fuzz.sh "$WASMJSON_FUZZ_SECONDS" | tee build/fuzz.log | sed -n '/^== summary/,$p'
 while read -r target execs _ findings _; do
   if [ "$findings" = "0" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
