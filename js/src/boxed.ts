@@ -3,7 +3,7 @@
 // [[StringData]], [[BooleanData]], [[BigIntData]], [[IsRawJSON]]), not by prototype. Plain
 // objects pay one prototype test (kindOf).
 
-import { apply, getPrototypeOf } from './intrinsics.js';
+import { apply, getOwnPropertyDescriptor, getPrototypeOf } from './intrinsics.js';
 
 /** What classify() finds. */
 export const K_OBJECT = 0;
@@ -18,10 +18,9 @@ export const K_RAW = 5;
  */
 export const K_OPAQUE = 6;
 
+// (The slot readers here are taken once, as intrinsics.ts's built-ins: JSON.stringify's
+// own steps do not go through globals a program may replace.)
 const isRawJSON: ((v: unknown) => boolean) | undefined = (JSON as { isRawJSON?: (v: unknown) => boolean }).isRawJSON;
-// (Taken once, as intrinsics.ts's: JSON.stringify's own steps do not go through globals a
-// program may replace.)
-const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 
 /**
  * The value of target's own data property `key`, else undefined: no getter runs. (An

@@ -16,3 +16,4 @@ export const apply = Reflect.apply;
 export const isArray = Array.isArray;
 export const objectKeys = Object.keys;
 export const getPrototypeOf = Object.getPrototypeOf;
+export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
