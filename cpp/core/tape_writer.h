@@ -18,9 +18,11 @@ namespace wasmjson {
 // Per open container: `begin` = its first tape word, and
 //   object: a = its shape so far (a shape_table node), b = id + 1 of its last key (0:
 //           none yet), flag = it still has a shape (every key had an id, table not full).
-//   array:  b = element count, flag = all elements are numbers or literals so far (their
-//           values are then only in the numbers array, literals as tape::literal_bits,
-//           with no tape entries yet), a = how many of them are literals.
+//   array:  flag = all elements are numbers or literals so far (their values are then
+//           only in the numbers array, literals as tape::literal_bits, with no tape
+//           entries yet), b = the numbers array's size when it began (its elements so
+//           far are the numbers after b: nothing is counted per element), a = 1 when
+//           some of them are literals. Once flag is false, a and b mean nothing.
 // Both: ctx = the context its objects' first keys are predicted in (shape_table.h).
 struct container_frame {
   uint32_t begin;
@@ -121,7 +123,8 @@ class tape_writer {
     if (!note_value()) return false;
     uint32_t ctx = child_context();
     if (!out_.frames.reserve_more(1)) return false;
-    out_.frames.push_unchecked({static_cast<uint32_t>(out_.words.size()), 0, 0, ctx, true, !WithSource});
+    out_.frames.push_unchecked(
+        {static_cast<uint32_t>(out_.words.size()), 0, static_cast<uint32_t>(out_.numbers.size()), ctx, true, !WithSource});
     top_ = &out_.frames.back();
     return put(tape::word(tape::kArrayBegin));
   }
@@ -133,7 +136,8 @@ class tape_writer {
       // kArrayBegin word. An empty array too ([kNumberArray, 0]): JS makes it in one
       // step, with no open container (citm_catalog.json has 8,695 of them).
       out_.words.resize_down(f.begin);
-      return put(tape::word(f.a == 0 ? tape::kNumberArray : tape::kScalarArray)) && put(f.b);
+      return put(tape::word(f.a == 0 ? tape::kNumberArray : tape::kScalarArray)) &&
+             put(static_cast<uint32_t>(out_.numbers.size() - f.b));
     }
     return put(tape::word(tape::kArrayEnd));
   }
@@ -205,14 +209,8 @@ class tape_writer {
         }
       }
     }
-    if (top_) {
-      container_frame& f = *top_;
-      if (f.is_array) {
-        f.b++;
-        // Still all numbers: the value alone, no tape entry (see end_array).
-        if (f.flag) return out_.numbers.push(number_value(n));
-      }
-    }
+    // Still all numbers: the value alone, no tape entry (see end_array).
+    if (top_->is_array && top_->flag) return out_.numbers.push(number_value(n));
     bool ok;
     bool neg = *n.begin == '-';
     size_t k = static_cast<size_t>(n.int_end - n.begin) - neg;
@@ -246,14 +244,11 @@ class tape_writer {
   WASMJSON_INLINE bool literal(literal_kind k, size_t pos16) {
     static constexpr uint32_t lengths[] = {4, 5, 4};
     tape::tag t = k == literal_kind::null_value ? tape::kNull : k == literal_kind::true_value ? tape::kTrue : tape::kFalse;
-    if (top_) {
-      container_frame& f = *top_;
-      if (f.is_array && f.flag) {
-        // Still all scalars: the literal joins the numbers, with no tape entry.
-        f.b++;
-        f.a++;
-        return out_.numbers.push(tape::literal_slot(t));
-      }
+    container_frame& f = *top_;
+    if (f.is_array && f.flag) {
+      // Still all scalars: the literal joins the numbers, with no tape entry.
+      f.a = 1;
+      return out_.numbers.push(tape::literal_slot(t));
     }
     if (!note_value()) return false;
     return put(tape::word(t)) && source(pos16, pos16 + lengths[static_cast<int>(k)]);
@@ -271,7 +266,6 @@ class tape_writer {
   // key with id b - 1 (b = 0: no key with an id yet), its array's context in an array,
   // 0 at the top level.
   uint32_t child_context() const {
-    if (!top_) return 0;
     const container_frame& parent = *top_;
     return parent.is_array ? parent.ctx : 1 + parent.b;
   }
@@ -281,24 +275,22 @@ class tape_writer {
   // order in the numbers array; literals leave it for their own entries), so it holds
   // entries for every element.
   bool note_value() {
-    if (!top_) return true;
     container_frame& f = *top_;
-    if (!f.is_array) return true;
-    if (__builtin_expect(f.flag, 0)) return end_numbers_only(f);
-    f.b++;
+    if (__builtin_expect(f.is_array && f.flag, 0)) return end_numbers_only(f);
     return true;
   }
   __attribute__((noinline)) bool end_numbers_only(container_frame& f) {
     f.flag = false;
-    if (!out_.words.reserve_more(f.b)) return false;
+    uint32_t count = static_cast<uint32_t>(out_.numbers.size() - f.b);
+    if (!out_.words.reserve_more(count)) return false;
     if (f.a == 0) {
-      for (uint32_t j = 0; j < f.b; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
+      for (uint32_t j = 0; j < count; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
     } else {
-      // The array's values are the last f.b numbers; literals among them become entries
-      // and leave the numbers array (the rest move down over them).
-      double* values = out_.numbers.data() + (out_.numbers.size() - f.b);
+      // The array's values are the last `count` numbers; literals among them become
+      // entries and leave the numbers array (the rest move down over them).
+      double* values = out_.numbers.data() + f.b;
       uint32_t kept = 0;
-      for (uint32_t j = 0; j < f.b; ++j) {
+      for (uint32_t j = 0; j < count; ++j) {
         int literal = tape::literal_of(values[j]);
         if (literal < 0) {
           values[kept++] = values[j];
@@ -307,15 +299,14 @@ class tape_writer {
           out_.words.push_unchecked(tape::word(static_cast<tape::tag>(literal)));
         }
       }
-      out_.numbers.resize_down(out_.numbers.size() - (f.b - kept));
+      out_.numbers.resize_down(f.b + kept);
     }
-    f.b++;
     return true;
   }
 
   void pop_frame() {
     out_.frames.pop_back();
-    top_ = out_.frames.size() != 0 ? &out_.frames.back() : nullptr;
+    top_ = out_.frames.size() != 0 ? &out_.frames.back() : &root_;
   }
 
   bool put(uint32_t w) {
@@ -429,9 +420,12 @@ class tape_writer {
   bool intern_keys_;
   bool string_heap_;
   bigint_mode bigints_;
-  // out_.frames.back(), nullptr at the top level: one load where the frame is needed
+  // The top level's frame: an array whose values all take tape entries (flag false, ctx
+  // 0), so every value has a frame and no path tests for the top level.
+  container_frame root_{0, 0, 0, 0, true, false};
+  // out_.frames.back(), &root_ at the top level: one load where the frame is needed
   // (every token) instead of a chain through out_ and the frames' data and size.
-  container_frame* top_ = nullptr;
+  container_frame* top_ = &root_;
 };
 
 }  // namespace wasmjson
