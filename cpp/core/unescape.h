@@ -118,17 +118,15 @@ inline constexpr size_t kNotAscii = SIZE_MAX;
 // at most (end - p) bytes to out, which has room for Kernel::width more, and returns the
 // number written (each one UTF-16 unit), or kNotAscii at a \u escape of a code unit
 // >= 0x80 (the string then needs unescape_utf16). Text between escapes is copied as
-// it is, a chunk at a time.
+// it is, a chunk at a time (a run stops at a backslash only: past `end`, copy_plain
+// takes the overshoot back).
 template <class Kernel>
 size_t unescape_ascii(const uint8_t* p, const uint8_t* end, uint8_t* out) {
   uint8_t* o = out;
   while (p < end) {
     if (*p != '\\') {
       // Whole chunks up to the next backslash (or the closing quote).
-      detail::copy_plain<Kernel>(p, end, o, [](const uint8_t* q, uint8_t* out) {
-        std::memcpy(out, q, Kernel::width);
-        return Kernel::quote_stop(q);
-      });
+      detail::copy_plain<Kernel>(p, end, o, [](const uint8_t* q, uint8_t* out) { return Kernel::copy_escape_run(q, out); });
       continue;
     }
     uint8_t e = p[1];

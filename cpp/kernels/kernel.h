@@ -68,6 +68,11 @@
 //   // out[0..width) whatever the bytes are, and returns string_stop(p).
 //   static size_t copy_string_run(const uint8_t* p, uint8_t* out);
 //
+//   // The parser's unescaping of ASCII text (cpp/core/unescape.h): stores p[0..width)
+//   // to out[0..width) whatever the bytes are, and returns the index of the first '\\'
+//   // (width when none). (No '"' test: the caller knows where the string ends.)
+//   static size_t copy_escape_run(const uint8_t* p, uint8_t* out);
+//
 //   // The parser's unescaping (cpp/core/unescape.h): stores p[0..width) widened to
 //   // UTF-16 units at out[0..width) whatever the bytes are, and returns the index of the
 //   // first '\\' or non-ASCII byte (width when none).

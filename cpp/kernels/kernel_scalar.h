@@ -51,6 +51,10 @@ struct scalar_kernel {
     *out = *p;
     return string_stop(p);
   }
+  static inline size_t copy_escape_run(const uint8_t* p, uint8_t* out) {
+    *out = *p;
+    return *p == '\\' ? 0 : 1;
+  }
   static inline size_t widen_ascii_run(const uint8_t* p, uint16_t* out) {
     *out = *p;
     return (*p == '\\' || *p >= 0x80) ? 0 : 1;

@@ -245,6 +245,12 @@ struct simd128_kernel {
     return first_string_stop(v);
   }
 
+  static inline size_t copy_escape_run(const uint8_t* p, uint8_t* out) {
+    v128_t v = wasm_v128_load(p);
+    wasm_v128_store(out, v);
+    return first(static_cast<uint32_t>(wasm_i8x16_bitmask(wasm_i8x16_eq(v, splat8<'\\'>()))));
+  }
+
   static inline size_t widen_ascii_run(const uint8_t* p, uint16_t* out) {
     v128_t v = wasm_v128_load(p);
     wasm_v128_store(out, wasm_u16x8_extend_low_u8x16(v));

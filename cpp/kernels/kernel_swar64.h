@@ -150,6 +150,15 @@ struct swar64_kernel {
     std::memcpy(out, p, 8);
     return string_stop(p);
   }
+  static inline size_t copy_escape_run(const uint8_t* p, uint8_t* out) {
+    // The word tested is the one loaded (testing p after the store would load it
+    // again: out may alias p). Only the lowest hit counts, so the borrow test suffices
+    // (as in string_stop).
+    uint64_t x = load(p);
+    std::memcpy(out, &x, 8);
+    uint64_t b = x ^ (kOnes * '\\');
+    return first((b - kOnes) & ~b & kHigh);
+  }
 
   // UTF-16 units in 16-bit lanes, four per word, two words a call; a hit is bit 15 of a
   // lane. Every test here is exact in every lane (no borrow crosses a lane: the high bit

@@ -138,6 +138,9 @@ TEST(ScalarReference, MatchesTheInterfaceDefinitions) {
     uint8_t copied = 0;
     EXPECT_EQ(scalar_kernel::copy_string_run(p, &copied), string_content ? 1u : 0u) << c;
     EXPECT_EQ(copied, c);
+    copied = 0;
+    EXPECT_EQ(scalar_kernel::copy_escape_run(p, &copied), c == '\\' ? 0u : 1u) << c;
+    EXPECT_EQ(copied, c);
     uint16_t widened = 0;
     EXPECT_EQ(scalar_kernel::widen_ascii_run(p, &widened), c == '\\' || c >= 0x80 ? 0u : 1u) << c;
     EXPECT_EQ(widened, c);
@@ -273,6 +276,14 @@ void check_copy_chunk(const uint8_t* p) {
   std::memset(out, 0xAA, sizeof out);
   ASSERT_EQ(K::copy_string_run(p, out), reference(p, K::width, scalar_kernel::string_stop));
   ASSERT_EQ(std::memcmp(out, p, K::width), 0);
+  // The unescaper's ASCII copy: stops at a backslash only.
+  std::memset(out, 0xAA, sizeof out);
+  ASSERT_EQ(K::copy_escape_run(p, out), reference(p, K::width, [](const uint8_t* q) {
+              uint8_t ignored;
+              return scalar_kernel::copy_escape_run(q, &ignored);
+            }));
+  ASSERT_EQ(std::memcmp(out, p, K::width), 0);
+  ASSERT_EQ(out[K::width], 0xAA);  // nothing past the chunk
 }
 
 // A narrowing run (narrow_string_run, narrow_ascii_run) of kernel K over p[0..units16):
