@@ -270,10 +270,10 @@ class tape_writer {
     return parent.is_array ? parent.ctx : 1 + parent.b;
   }
 
-  // Counts a value (not a number or literal) in its array. The array's first such value
-  // gives the scalars before it their tape entries (kDouble: their values are already in
-  // order in the numbers array; literals leave it for their own entries), so it holds
-  // entries for every element.
+  // Before a value that takes a tape entry (not a number or literal in an array of
+  // scalars so far): the array's first such value gives the scalars before it their
+  // tape entries (kDouble: their values are already in order in the numbers array;
+  // literals leave it for their own entries), so it holds entries for every element.
   bool note_value() {
     container_frame& f = *top_;
     if (__builtin_expect(f.is_array && f.flag, 0)) return end_numbers_only(f);
