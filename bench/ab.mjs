@@ -31,6 +31,15 @@
 // their range (-v: each file's median). One process's geomean can be off by 5-10% for
 // the whole run (the same two builds measured validate 1.12x in one and 1.04x in the
 // next): a change is real when the range agrees.
+//
+// Code placement: two modules whose hot function is the same code still differ when
+// other functions changed size (V8 places the compiled code elsewhere). On Node 26 such
+// a pair read 0.96-0.98 on files that never reach the changed functions, consistently
+// over processes, where a module against a byte-identical copy reads 0.996-1.000 and
+// Node 24 read the same pair within 1%. Judge a change by the files it can reach, and
+// build both sides alike: scripts/build-wasm.sh makes a new PGO profile whenever a C++
+// source changes (exports.cpp's code then differs too); for A/B builds configure both
+// with -DWASMJSON_PROFILE= (no profile).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
