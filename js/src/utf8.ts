@@ -146,13 +146,7 @@ export function decodeUtf8(bytes: Uint8Array, begin = 0, end = bytes.length): st
 }
 
 function decodeUtf8Once(bytes: Uint8Array, begin: number, end: number): string {
-  if (nodeUtf8Slice !== undefined) {
-    if (end - begin <= TINY_TEXT_MAX_BYTES) {
-      const text = tinyAscii(bytes, begin, end);
-      if (text !== undefined) return text;
-    }
-    return nodeUtf8Slice.call(bytes, begin, end);
-  }
+  if (nodeUtf8Slice !== undefined) return nodeSlice(nodeUtf8Slice, bytes, begin, end);
   if (end - begin <= SHORT_ASCII_MAX_BYTES) {
     const text = shortAscii(bytes, begin, end);
     if (text !== undefined) return text;
@@ -184,15 +178,18 @@ const TINY_TEXT_MAX_BYTES = 8;
 /** The one-character strings of the code units below 0x80 (V8 keeps them as constants). */
 const ASCII_CHARS: readonly string[] = Array.from({ length: 0x80 }, (_, c) => String.fromCharCode(c));
 
-/** bytes[begin, end) as a string when it is all ASCII (short: joined a character at a time). */
-function tinyAscii(bytes: Uint8Array, begin: number, end: number): string | undefined {
-  let text = '';
-  for (let i = begin; i < end; i++) {
-    const c = bytes[i];
-    if (c > 0x7f) return undefined;
-    text += ASCII_CHARS[c];
+/**
+ * bytes[begin, end) by one of Node's Buffer decoders (`slice`), or joined a character at
+ * a time when the text is tiny and ASCII (what every decoder makes of ASCII).
+ */
+function nodeSlice(slice: (this: Uint8Array, start: number, end: number) => string, bytes: Uint8Array, begin: number, end: number): string {
+  if (end - begin <= TINY_TEXT_MAX_BYTES) {
+    let text = '';
+    let i = begin;
+    for (; i < end && bytes[i] <= 0x7f; i++) text += ASCII_CHARS[bytes[i]];
+    if (i === end) return text;
   }
-  return text;
+  return slice.call(bytes, begin, end);
 }
 
 const nodeLatin1Slice = (NodeBufferCtor?.prototype as { latin1Slice?: (this: Uint8Array, start: number, end: number) => string } | undefined)
@@ -221,13 +218,7 @@ export function decodeAscii(bytes: Uint8Array, begin: number, end: number, latin
 const LATIN1_MAX_BYTES = 320;
 
 function decodeAsciiOnce(bytes: Uint8Array, begin: number, end: number): string {
-  if (nodeLatin1Slice !== undefined) {
-    if (end - begin <= TINY_TEXT_MAX_BYTES) {
-      const text = tinyAscii(bytes, begin, end);
-      if (text !== undefined) return text;
-    }
-    return nodeLatin1Slice.call(bytes, begin, end);
-  }
+  if (nodeLatin1Slice !== undefined) return nodeSlice(nodeLatin1Slice, bytes, begin, end);
   return decodeUtf8Once(bytes, begin, end);
 }
 
