@@ -137,7 +137,7 @@ class tape_writer {
       // step, with no open container (citm_catalog.json has 8,695 of them).
       out_.words.resize_down(f.begin);
       return put(tape::word(f.a == 0 ? tape::kNumberArray : tape::kScalarArray)) &&
-             put(static_cast<uint32_t>(out_.numbers.size() - f.b));
+             put(scalars_in(f));
     }
     return put(tape::word(tape::kArrayEnd));
   }
@@ -281,7 +281,7 @@ class tape_writer {
   }
   __attribute__((noinline)) bool end_numbers_only(container_frame& f) {
     f.flag = false;
-    uint32_t count = static_cast<uint32_t>(out_.numbers.size() - f.b);
+    uint32_t count = scalars_in(f);
     if (!out_.words.reserve_more(count)) return false;
     if (f.a == 0) {
       for (uint32_t j = 0; j < count; ++j) out_.words.push_unchecked(tape::word(tape::kDouble));
@@ -303,6 +303,9 @@ class tape_writer {
     }
     return true;
   }
+
+  // The elements so far of an array of scalars (flag set): the numbers after its b.
+  uint32_t scalars_in(const container_frame& f) const { return static_cast<uint32_t>(out_.numbers.size() - f.b); }
 
   void pop_frame() {
     out_.frames.pop_back();
