@@ -36,7 +36,7 @@
 // other functions changed size (V8 places the compiled code elsewhere). On Node 26 such
 // a pair read 0.96-0.98 on files that never reach the changed functions, consistently
 // over processes, where a module against a byte-identical copy reads 0.996-1.000 and
-// Node 24 read the same pair within 1%. Judge a change by the files it can reach, and
+// Node 24 read the same pair within 2%. Judge a change by the files it can reach, and
 // build both sides alike: scripts/build-wasm.sh makes a new PGO profile whenever a C++
 // source changes (exports.cpp's code then differs too); for A/B builds configure both
 // with -DWASMJSON_PROFILE= (no profile).
