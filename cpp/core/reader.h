@@ -398,15 +398,20 @@ class reader {
     if (!detail::is_whitespace(*p)) return p;
     const uint8_t* gap = p;
     ++p;
-    if (detail::is_whitespace(*p)) {
-      for (;;) {
-        size_t i = Kernel::whitespace_stop(p);
-        if (i < Kernel::width) {
-          p += i;
-          break;
+    if constexpr (Kernel::whitespace_exact) {
+      if (detail::is_whitespace(*p)) {
+        for (;;) {
+          size_t i = Kernel::whitespace_stop(p);
+          if (i < Kernel::whitespace_width) {
+            p += i;
+            break;
+          }
+          p += Kernel::whitespace_width;
         }
-        p += Kernel::width;
       }
+    } else {
+      // Runs of one byte at a time (a line feed, then the indentation).
+      while (detail::is_whitespace(*p)) p += Kernel::whitespace_stop(p);
     }
     if constexpr (kSeesWhitespace) sink_.whitespace(gap, p);
     return p;

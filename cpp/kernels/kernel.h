@@ -10,8 +10,14 @@
 //   // byte (>= 0x80). width when there is none.
 //   static size_t string_stop(const uint8_t* p);
 //
-//   // Index in [0, width] of the first byte that is not JSON whitespace
-//   // (space, \t, \n, \r). width when all are whitespace.
+//   static constexpr size_t whitespace_width; // bytes whitespace_stop examines (width; swar64: 16)
+//   static constexpr bool whitespace_exact;   // (scalar, simd128: true; swar64: false)
+//   // Exact kernels: the index in [0, whitespace_width] of the first byte that is not
+//   // JSON whitespace (space, \t, \n, \r); whitespace_width when all are.
+//   // Otherwise (swar64), for p[0] whitespace: the index in [1, whitespace_width] of
+//   // the first byte that is not p[0] (the end of a run of one byte: a line feed, the
+//   // spaces or tabs of indentation); whitespace_width when all are. The reader then
+//   // steps run by run while the next byte is whitespace.
 //   static size_t whitespace_stop(const uint8_t* p);
 //
 //   // Index in [0, width] of the first byte that is not ASCII (>= 0x80).
@@ -106,9 +112,10 @@
 //   // (the narrowing runs in place).
 //   static void narrow_clamped(const uint16_t* p, uint8_t* out);
 //
-// Every function but utf8_run (utf8_run_width bytes) and the six over UTF-16 units
-// (narrow_string_run, narrow_ascii_run, utf8_pairs_run, string_pairs_run,
-// utf8_triples_run, narrow_clamped) reads exactly `width` bytes starting at p; callers
+// Every function but whitespace_stop (whitespace_width bytes), utf8_run (utf8_run_width
+// bytes) and the six over UTF-16 units (narrow_string_run, narrow_ascii_run,
+// utf8_pairs_run, string_pairs_run, utf8_triples_run, narrow_clamped) reads exactly
+// `width` bytes starting at p; callers
 // guarantee they are readable (inputs carry kPadding bytes of padding, see
 // padded_input.h) and that `out` has room for a whole chunk.
 #pragma once

@@ -13,6 +13,8 @@ struct scalar_kernel {
     uint8_t c = *p;
     return (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) ? 0 : 1;
   }
+  static constexpr size_t whitespace_width = width;
+  static constexpr bool whitespace_exact = true;
   static inline size_t whitespace_stop(const uint8_t* p) {
     uint8_t c = *p;
     return (c == ' ' || c == '\t' || c == '\n' || c == '\r') ? 1 : 0;

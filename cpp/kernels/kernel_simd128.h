@@ -138,6 +138,8 @@ struct simd128_kernel {
     return first(wasm_i8x16_bitmask(wasm_v128_or(special, wasm_v128_or(quote, backslash))));
   }
   static inline size_t string_stop(const uint8_t* p) { return first_string_stop(wasm_v128_load(p)); }
+  static constexpr size_t whitespace_width = width;
+  static constexpr bool whitespace_exact = true;
   static inline size_t whitespace_stop(const uint8_t* p) {
     // ' ', '\n', and '\t' or '\r' as the bytes that are 0x0D with bit 2 set: compares
     // against constants held in registers (a table lookup by swizzle costs V8 a range

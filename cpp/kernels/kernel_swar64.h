@@ -37,15 +37,17 @@ struct swar64_kernel {
     uint64_t backslash = (b - kOnes) & ~b & kHigh;
     return first(special | quote | backslash);
   }
+  // The run of p[0] (spaces or tabs of indentation, the one line feed of a line break),
+  // two words a call: found from the lowest set bit of x ^ (p[0] in every lane), with no
+  // lane tests, and indentation of up to 16 bytes ends in one call, as in SIMD128's one
+  // step (one word a call ended it in the first, second or third call by the depth,
+  // which the reader's loop could not predict).
+  static constexpr size_t whitespace_width = 16;
+  static constexpr bool whitespace_exact = false;
   static inline size_t whitespace_stop(const uint8_t* p) {
-    uint64_t x = load(p);
-    // Indentation: a word of spaces in one compare (citm_catalog.json, 71% whitespace:
-    // the wasm stage 1.13x faster, the corpus 1.02x; SIMD128's version of this test,
-    // 16 lanes, measured slower).
-    if (x == kOnes * ' ') return width;
-    // '\t' and '\r' as the bytes that are 0x0D with bit 2 set (three lane tests, not four).
-    uint64_t ws = eq(x, ' ') | eq(x, '\n') | eq(x | (kOnes * 0x04), '\r');
-    return first(~ws & kHigh);
+    uint64_t run = kOnes * p[0];
+    size_t i = first(load(p) ^ run);
+    return i < width ? i : width + first(load(p + width) ^ run);
   }
   static inline size_t ascii_stop(const uint8_t* p) { return first(load(p) & kHigh); }
   // 0x80 in each lane of `ascii` (bit 7 of the ASCII lanes) whose `v` (low 7 bits, bit 7

@@ -107,7 +107,13 @@ void check_utf8_run(const uint8_t* p) {
 template <class K>
 void check_chunk(const uint8_t* p) {
   ASSERT_EQ(K::string_stop(p), reference(p, K::width, scalar_kernel::string_stop));
-  ASSERT_EQ(K::whitespace_stop(p), reference(p, K::width, scalar_kernel::whitespace_stop));
+  if constexpr (K::whitespace_exact) {
+    ASSERT_EQ(K::whitespace_stop(p), reference(p, K::whitespace_width, scalar_kernel::whitespace_stop));
+  } else if (scalar_kernel::whitespace_stop(p) == 1) {
+    // The run of p[0] (kernel.h): defined where p[0] is whitespace.
+    const uint8_t run = p[0];
+    ASSERT_EQ(K::whitespace_stop(p), reference(p, K::whitespace_width, [run](const uint8_t* q) -> size_t { return *q == run; }));
+  }
   ASSERT_EQ(K::ascii_stop(p), reference(p, K::width, scalar_kernel::ascii_stop));
   ASSERT_EQ(K::structural_stop(p), reference(p, K::width, scalar_kernel::structural_stop));
   ASSERT_EQ(K::quote_stop(p), reference(p, K::width, scalar_kernel::quote_stop));

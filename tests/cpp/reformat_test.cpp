@@ -1,6 +1,7 @@
 // minify and prettify (cpp/core/reformat.h) in every kernel: exact output on hand-made
 // cases (JSON.stringify's layout for prettify), and on the corpus: minify equals the input
 // with whitespace outside strings removed, and prettify then minify equals minify.
+#include <random>
 #include <string>
 #include <vector>
 
@@ -192,6 +193,52 @@ TYPED_TEST(ReformatTest, MinifyInPlaceAtEveryGapPlace) {
   ASSERT_TRUE(minify_in_place<K>(buf.data(), p.size(), kSkipBom, stack, &begin, &len).ok());
   EXPECT_EQ(begin, 3u);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf.data()), buf.size() - kPadding), "\xEF\xBB\xBF" + doc);
+}
+
+// Gaps the reader skips run by run in some kernels (swar64: a line feed, then the run of
+// indentation): runs of each whitespace byte of every length to 40, line breaks before
+// spaces and tabs, CRLF, mixed random gaps, at every place; and a gap with a byte that
+// is not whitespace (0x0B, 0x0C, 0x1F, 0xA0) anywhere in it fails there.
+TYPED_TEST(ReformatTest, GapsOfEveryShape) {
+  using K = TypeParam;
+  const std::string doc = "{\"a\":[1,true,{\"b\":null}],\"c\":\"x\"}";
+  std::vector<std::string> gaps;
+  for (size_t n = 1; n <= 40; ++n) {
+    for (char c : {' ', '\t', '\n', '\r'}) gaps.push_back(std::string(n, c));
+    gaps.push_back("\n" + std::string(n, ' '));
+    gaps.push_back(" \n" + std::string(n, ' '));
+    gaps.push_back("\r\n" + std::string(n, '\t'));
+    gaps.push_back("\n" + std::string(n, ' ') + "\n" + std::string(n / 2, ' '));
+  }
+  std::mt19937 rng(11);
+  for (int i = 0; i < 200; ++i) {
+    std::string g;
+    for (size_t n = 1 + rng() % 40; n > 0; --n) g += " \t\n\r"[rng() % 4];
+    gaps.push_back(g);
+  }
+  std::vector<size_t> places;
+  for (size_t i = 0; i <= doc.size(); ++i)
+    if (i == 0 || i == doc.size() || std::string("{}[],:").find(doc[i - 1]) != std::string::npos) places.push_back(i);
+  for (size_t at : places) {
+    for (const std::string& gap : gaps) {
+      std::string text = doc;
+      text.insert(at, gap);
+      ASSERT_EQ(reformat_text<K>(text, ""), doc) << "gap of " << gap.size() << " at " << at;
+    }
+  }
+  for (const std::string& gap : gaps) {
+    for (size_t j = 0; j < gap.size(); ++j) {
+      for (char bad : {'\x0B', '\x0C', '\x1F', '\xA0'}) {
+        std::string text = doc;
+        std::string g = gap;
+        g[j] = bad;
+        text.insert(6, g);  // after "[" of "a"
+        result r;
+        ASSERT_EQ(reformat_text<K>(text, "", &r), "<error>") << j;
+        ASSERT_EQ(r.offset, 6 + j) << "gap of " << gap.size() << ", byte " << j;
+      }
+    }
+  }
 }
 
 namespace {
