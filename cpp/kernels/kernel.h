@@ -115,9 +115,9 @@
 // Every function but whitespace_stop (whitespace_width bytes), utf8_run (utf8_run_width
 // bytes) and the six over UTF-16 units (narrow_string_run, narrow_ascii_run,
 // utf8_pairs_run, string_pairs_run, utf8_triples_run, narrow_clamped) reads exactly
-// `width` bytes starting at p; callers
-// guarantee they are readable (inputs carry kPadding bytes of padding, see
-// padded_input.h) and that `out` has room for a whole chunk.
+// `width` bytes starting at p; callers guarantee they are readable (inputs carry
+// kPadding bytes of padding, see padded_input.h) and that `out` has room for a whole
+// chunk.
 #pragma once
 #include <cstddef>
 #include <cstdint>

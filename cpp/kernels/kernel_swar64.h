@@ -40,8 +40,8 @@ struct swar64_kernel {
   // The run of p[0] (spaces or tabs of indentation, the one line feed of a line break),
   // two words a call: found from the lowest set bit of x ^ (p[0] in every lane), with no
   // lane tests, and indentation of up to 16 bytes ends in one call, as in SIMD128's one
-  // step (one word a call ended it in the first, second or third call by the depth,
-  // which the reader's loop could not predict).
+  // step (the exact lane tests, one word a call, took one to three calls by the depth:
+  // indented files' wasm stage 1.04-1.08x with runs).
   static constexpr size_t whitespace_width = 16;
   static constexpr bool whitespace_exact = false;
   static inline size_t whitespace_stop(const uint8_t* p) {
