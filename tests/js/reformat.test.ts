@@ -44,6 +44,49 @@ for (const flavor of FLAVORS) {
       }
     });
 
+    // The SWAR64 kernel skips a gap a run of one byte at a time (a line feed, then the
+    // indentation); every kernel must skip exactly JSON's four whitespace bytes.
+    it('skip gaps of every shape and stop at a byte that is not whitespace', () => {
+      const doc = '{"a":[1,true,{"b":null}],"c":"x"}';
+      const gaps: string[] = [];
+      for (let n = 1; n <= 40; n += 3) {
+        for (const c of [' ', '\t', '\n', '\r']) gaps.push(c.repeat(n));
+        gaps.push('\n' + ' '.repeat(n), ' \n' + ' '.repeat(n), '\r\n' + '\t'.repeat(n), '\n' + ' '.repeat(n) + '\n' + ' '.repeat(n >> 1));
+      }
+      let seed = 5;
+      for (let i = 0; i < 40; i++) {
+        let g = '';
+        for (let n = 1 + (i % 37); n > 0; n--) g += ' \t\n\r'[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 30];
+        gaps.push(g);
+      }
+      const places = [0, doc.length];
+      for (let i = 1; i < doc.length; i++) if ('{}[],:'.includes(doc[i - 1])) places.push(i);
+      for (const gap of gaps) {
+        for (const at of places) {
+          const text = doc.slice(0, at) + gap + doc.slice(at);
+          expect(codec.minify(text)).toBe(doc);
+          expect(fromUtf8.decode(codec.minify(utf8.encode(text)))).toBe(doc);
+          expect(codec.parse(utf8.encode(text))).toEqual(JSON.parse(doc));
+          expect(codec.validate(text)).toBe(true);
+        }
+        // A byte that is not JSON whitespace anywhere in the gap is an error there.
+        for (let j = 0; j < gap.length; j += 5) {
+          for (const bad of ['\u000b', '\u000c', '\u00a0']) {
+            const text = doc.slice(0, 6) + gap.slice(0, j) + bad + gap.slice(j + 1) + doc.slice(6);
+            expect(() => JSON.parse(text)).toThrow(SyntaxError);
+            let error: { offset?: number } | undefined;
+            try {
+              codec.parse(text);
+            } catch (e) {
+              error = e as { offset?: number };
+            }
+            expect(error, JSON.stringify(text)).toBeInstanceOf(SyntaxError);
+            expect(error!.offset, JSON.stringify(text)).toBe(6 + j);
+          }
+        }
+      }
+    });
+
     it('copy numbers and escapes verbatim', () => {
       const text = '[ 1.50 , -0.0 , 1e400 , 12345678901234567890 , "\\u00e9\\/" , {"k\\n" : 1E+2} ]';
       expect(codec.minify(text)).toBe('[1.50,-0.0,1e400,12345678901234567890,"\\u00e9\\/",{"k\\n":1E+2}]');
