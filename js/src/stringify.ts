@@ -15,6 +15,7 @@ import { outOfMemory } from './errors.js';
 import { copiesByLoop, copyOut } from './memory.js';
 import type { StringBuiltins } from './string-builtins.js';
 import { optionOf } from './options.js';
+import { EVERY_ENGINE_REACHES, fitsInString, stringTooLong } from './string-limit.js';
 import { concat, ownElements, withOwnElements } from './own-elements.js';
 import type { WasmExports } from './exports.js';
 import { decodeAscii, decodeUtf8In, NodeBufferCtor, type NodeBuffer } from './utf8.js';
@@ -157,32 +158,19 @@ interface Session {
   nums: Float64Array;
   /** wj_write mode bits that start the document with the next batch (0 once started). */
   begin: number;
-  /** The output becomes a JS string: past what one can hold, the walk stops (flush). */
+  /** The output becomes a JS string: past what one can hold, nothing more is written (flush). */
   text: boolean;
+  /**
+   * The text outgrew every string: the walk goes on, as JSON.stringify's does (its later
+   * getters, toJSON and errors run and win), writing nothing more; at its end the
+   * RangeError.
+   */
+  overflowed: boolean;
   /**
    * For canonicalize(value): a non-finite number or a JSON.rawJSON value is an error, as
    * RFC 8785 has no form for either (both take the walk's general path).
    */
   canonical: boolean;
-}
-
-// Output lengths every engine's strings reach (V8's limit is 2^29 - 24 units, the
-// others' larger); beyond, fitsInString asks the engine.
-let fitsUpTo = 2 ** 28;
-
-/**
- * Whether a string of n units can exist here. 'x'.repeat(n) is a rope in V8, JSC and
- * SpiderMonkey (no n bytes are allocated), and a RangeError past the engine's limit.
- */
-function fitsInString(n: number): boolean {
-  if (n <= fitsUpTo) return true;
-  try {
-    'x'.repeat(n);
-  } catch {
-    return false;
-  }
-  fitsUpTo = n;
-  return true;
 }
 
 /** Per-codec state shared by the walks (the key cache) and the wasm plumbing. */
@@ -256,7 +244,7 @@ class Writer {
     try {
       this.views();
       const r = ptr >>> 2;
-      return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false, canonical: false };
+      return { ptr, ops: new Int32Array(this.i32[r + 1]), nums: new Float64Array(this.i32[r + 3]), begin: 0, text: false, overflowed: false, canonical: false };
     } catch (e) {
       this.wasm.wj_writer_free(ptr);
       throw e;
@@ -314,6 +302,8 @@ class Writer {
 
   /** Sends one batch: op words, numbers and the strings (all concatenated) to wasm. */
   flush(s: Session, opCount: number, numCount: number, strings: string): void {
+    // (Dropped: the keys it defines stay pending, and the walk's end forgets them.)
+    if (s.overflowed) return;
     const wasm = this.wasm;
     const r = s.ptr >>> 2;
     this.views();
@@ -380,18 +370,31 @@ class Writer {
     s.begin = 0;
     this.views(); // (wj_write may have grown memory)
     if (s.text) {
-      // Output that no string can hold: JSON.stringify's error now, not after filling
-      // wasm memory (a 1,000,000-deep array with an indent wrote 4 GiB, which the
-      // instance then keeps). Its length in units is at least a third of its UTF-8 bytes.
+      // Output that no string can hold: nothing more is written (a 1,000,000-deep array
+      // with an indent wrote 4 GiB, which the instance then keeps), and the walk ends in
+      // JSON.stringify's error. Its length in units is at least a third of its UTF-8 bytes.
       const len = this.i32[r + 7] >>> 0;
-      if (len > fitsUpTo && !fitsInString(this.i32[r + 8] & (OUT_NON_ASCII | OUT_WTF8) ? Math.ceil(len / 3) : len)) {
-        throw new RangeError('Invalid string length');
+      if (len > EVERY_ENGINE_REACHES && !fitsInString(this.i32[r + 8] & (OUT_NON_ASCII | OUT_WTF8) ? Math.ceil(len / 3) : len)) {
+        s.overflowed = true;
       }
     }
     // The outermost call's new keys have reached wasm. (A nested call defines none, and
     // must not forget the outer call's: they may still wait in its unsent batch.)
     // (Checked first: setting an array's length costs more than reading it.)
     if (this.active === 1 && this.pendingKeys.size !== 0) this.pendingKeys.clear();
+  }
+
+  /**
+   * Sends the batch with a long key last (its ops at [at, op), its text not yet in
+   * `strings`) as two: the rest, then the key alone. Long text is never joined to a
+   * batch's: the join could pass the longest string (a RangeError of the engine's, not
+   * JSON.stringify's, and where encode has room for the bytes).
+   */
+  flushLongKey(s: Session, at: number, op: number, nb: number, strings: string, key: string): void {
+    const keyOps = s.ops.slice(at, op);
+    this.flush(s, at, nb, strings);
+    s.ops.set(keyOps);
+    this.flush(s, keyOps.length, 0, key);
   }
 
   /** The finished document as a string. */
@@ -407,7 +410,7 @@ class Writer {
       return decodeUtf8In(this.wasm, ptr, end);
     } catch (e) {
       // Longer than a string can be: JSON.stringify's own error.
-      if (e instanceof RangeError || (e as { code?: unknown })?.code === 'ERR_STRING_TOO_LONG') throw new RangeError('Invalid string length');
+      if (e instanceof RangeError || (e as { code?: unknown })?.code === 'ERR_STRING_TOO_LONG') throw stringTooLong();
       throw e;
     }
   }
@@ -475,11 +478,13 @@ class Writer {
     }
     const s = this.acquire();
     s.text = keepLone; // (the text route: stringify, and encode of a gap that pairs surrogates)
+    s.overflowed = false;
     s.canonical = canonical;
     this.active++;
     try {
       this.begin(s, gap, keepLone ? F_KEEP_LONE_SURROGATES : 0);
       if (!walk(this, s, value, replacerFn, propertyList, bigints, outermost)) return undefined;
+      if (s.overflowed) throw stringTooLong();
       return finish(s);
     } catch (e) {
       // Keys given ids in a batch that never reached wasm must not be used again.
@@ -569,14 +574,27 @@ function walk(
       else if (where === AT_TOP) return false;
     } else {
       if (where === IN_OBJECT) {
+        const at = op;
         op = putKey(w, ops, op, ids, index - 1, key, cacheKeys);
         if (op < 0) {
           op = ~op;
-          strings += key;
+          if (key.length >= STRING_BATCH) {
+            w.flushLongKey(s, at, op, nb, strings, key);
+            op = nb = 0;
+            strings = '';
+          } else {
+            strings += key;
+          }
         }
       }
       for (;;) {
         if (type === 'string') {
+          // (Long text goes into a batch alone: see flushLongKey. Fast paths leave it here.)
+          if ((value.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
+            w.flush(s, op, nb, strings);
+            op = nb = 0;
+            strings = '';
+          }
           op = putLength(ops, op, T_STRING, value.length);
           strings += value;
         } else if (type === 'number') {
@@ -595,6 +613,11 @@ function walk(
         } else if (type === 'bigint') {
           if (!bigints) throw new TypeError('Do not know how to serialize a BigInt');
           const digits: string = value.toString();
+          if ((digits.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
+            w.flush(s, op, nb, strings);
+            op = nb = 0;
+            strings = '';
+          }
           op = putLength(ops, op, T_RAW, digits.length);
           strings += digits;
         } else if (value === null) {
@@ -610,6 +633,11 @@ function walk(
               if (kind === K_RAW) {
                 const text: string = value.rawJSON;
                 if (s.canonical) throw rawJsonError(text);
+                if ((text.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
+                  w.flush(s, op, nb, strings);
+                  op = nb = 0;
+                  strings = '';
+                }
                 op = putLength(ops, op, T_RAW, text.length);
                 strings += text;
                 break;
@@ -659,7 +687,7 @@ function walk(
             // JSON.stringify's error now, not after reading every element. (encode's
             // bytes have room for more, up to the output's ceiling.)
             if (length > MAX_ARRAY_LENGTH && (s.text || length > MAX_ENCODED_ARRAY_LENGTH)) {
-              throw s.text ? new RangeError('Invalid string length') : outOfMemory();
+              throw s.text ? stringTooLong() : outOfMemory();
             }
             where = IN_ARRAY;
             ops[op++] = T_ARRAY_BEGIN;
@@ -712,7 +740,7 @@ function walk(
                 value = x;
                 continue general;
               }
-            } else if (typeof x === 'string') {
+            } else if (typeof x === 'string' && x.length < STRING_BATCH) {
               op = putLength(ops, op, T_STRING, x.length);
               strings += x;
               if (strings.length > STRING_BATCH) continue next;
@@ -759,7 +787,7 @@ function walk(
               index++;
               const x = holder[k];
               let tag: number;
-              if (typeof x === 'string') tag = T_STRING;
+              if (typeof x === 'string' && x.length < STRING_BATCH) tag = T_STRING; // (long: as objects)
               else if (typeof x === 'number' && x - x === 0) tag = T_INT; // (not finite: as objects)
               else if (x === null) tag = T_NULL;
               else if (typeof x === 'boolean') tag = T_TRUE;
@@ -771,10 +799,17 @@ function walk(
                 value = x;
                 continue general;
               }
+              const at = op;
               op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
               if (op < 0) {
                 op = ~op;
-                strings += k;
+                if (k.length >= STRING_BATCH) {
+                  w.flushLongKey(s, at, op, nb, strings, k);
+                  op = nb = 0;
+                  strings = '';
+                } else {
+                  strings += k;
+                }
               }
               if (tag === T_STRING) {
                 op = putLength(ops, op, T_STRING, (x as string).length);

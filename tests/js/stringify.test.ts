@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { encode as exportedEncode, load, stringify as exportedStringify, type Codec } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
 import { Rng } from './support/random-json.js';
+import { watchedCodec } from './support/watched-codec.js';
+
 
 const encoder = new TextEncoder();
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -987,19 +989,51 @@ for (const flavor of FLAVORS) {
 }
 
 describe('stringify output longer than any string', () => {
-  it('is RangeError: Invalid string length, as native, once the output passes the limit (not after the whole walk)', () => {
-    // ~1.27 billion characters: over every engine's limit (V8: 2^29 - 24 units).
+  // ~1.27 billion characters: over every engine's limit (V8: 2^29 - 24 units).
+  const text = 'x'.repeat(4800);
+  function manyReads(): { items: unknown[]; reads: () => number } {
     let reads = 0;
     const item = {
       get v() {
         reads++;
-        return 'x'.repeat(600);
+        return text;
       },
     };
-    const items = new Array(2 ** 21).fill(item);
-    expect(() => exportedStringify(items)).toThrow(new RangeError('Invalid string length'));
-    // The walk stopped near the limit: wasm memory did not go on to hold the rest.
-    expect(reads).toBeLessThan(items.length / 2);
-    expect(exportedStringify({ ok: [1, 'x'] })).toBe('{"ok":[1,"x"]}');
+    return { items: new Array(2 ** 18).fill(item), reads: () => reads };
+  }
+
+  it('is RangeError: Invalid string length, as native, after the whole walk (every getter read), with nothing more written', async () => {
+    const watched = await watchedCodec('simd128');
+    const { items, reads } = manyReads();
+    expect(() => watched.codec.stringify(items)).toThrow(new RangeError('Invalid string length'));
+    expect(reads()).toBe(items.length);
+    // Writing stopped at the limit: wasm memory did not go on to hold the rest (the
+    // output buffer grown to 1.26 GB would take 2.7 GB at once, the old block and the new).
+    expect(watched.memory.buffer.byteLength).toBeLessThan(2 * 2 ** 30);
+    expect(watched.codec.stringify({ ok: [1, 'x'] })).toBe('{"ok":[1,"x"]}');
   });
+
+  it('lets what the rest of the walk throws win over the RangeError, as native', () => {
+    const { items } = manyReads();
+    const late = (v: unknown): unknown[] => [...items, { k: v }];
+    const cyclic: unknown[] = late(1);
+    cyclic.push(cyclic);
+    const cases: unknown[] = [late({ toJSON: () => { throw new SyntaxError('late toJSON'); } }), late(1n), cyclic];
+    for (const value of cases) {
+      const native = attempt(() => JSON.stringify(value));
+      expect(native.ok).toBe(false);
+      expect(attempt(() => exportedStringify(value))).toStrictEqual(native);
+    }
+  });
+
+  it('takes keys first met after the limit correctly in later calls (their ids never reached wasm)', () => {
+    const { items } = manyReads();
+    // (Batches go on being made and dropped after it: this one's keys in one of them.)
+    const value = [...items, { fresh1: 1, fresh2: [2] }, ...items.slice(0, 16), 1n];
+    expect(() => exportedStringify(value)).toThrow(TypeError);
+    const again = { fresh2: 'b', fresh1: 'a', other: { fresh1: true } };
+    expect(exportedStringify(again)).toBe(JSON.stringify(again));
+    expect(exportedStringify(again)).toBe(JSON.stringify(again));
+  });
+
 });
