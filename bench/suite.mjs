@@ -829,8 +829,8 @@ export async function createWasmStage(module) {
   let lastReport = 0;
   const calls = {
     parse: (len) => ex.wj_parse(ptr, len, SKIP_BOM),
-    minify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 0),
-    prettify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 2),
+    minify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 0, 0),
+    prettify: (len) => ex.wj_reformat(ptr, len, SKIP_BOM, indent, 2, 0),
   };
   return {
     prepare(bytes, run = 'parse') {

@@ -94,9 +94,10 @@ WJ_EXPORT size_t wj_utf16_input_gap(size_t n) { return wasmjson::utf16_input_gap
 // numbers are copied verbatim. Same buffer contract as wj_validate. Minified output is
 // written over the input itself (the report points into the input buffer, valid while
 // it is; after an error the input is partly rewritten); pretty output stays valid until
-// the next wj_reformat call.
+// the next wj_reformat call. max_output (0: none) limits pretty output's bytes: past it,
+// the call stops with error code 23 (output_too_long).
 WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent,
-                                             size_t indent_len) {
+                                             size_t indent_len, size_t max_output) {
   std::memset(data + len, 0, wasmjson::kPadding);
   bool saw_replacement = false;
   wasmjson::result r;
@@ -107,8 +108,10 @@ WJ_EXPORT const reformat_report* wj_reformat(uint8_t* data, size_t len, uint32_t
     r = wasmjson::minify_in_place<active_kernel>(data, len, flags, g_stack, &begin, &output_len, &saw_replacement);
     output = data + begin;
   } else {
+    wasmjson::begin_output_limit(max_output ? max_output : SIZE_MAX);
     r = wasmjson::prettify<active_kernel>(data, len, flags, indent, indent_len, g_stack, g_reformat_out,
                                           g_reformat_line, &saw_replacement);
+    r = wasmjson::end_output_limit(r, g_reformat_out);
     output = g_reformat_out.data();
     output_len = g_reformat_out.size();
   }
@@ -127,11 +130,14 @@ WJ_EXPORT const reformat_report* wj_minify_units(uint8_t* units, size_t n) {
 // prettify() of a string as its UTF-16 units: units[0..n) (an even address, with 64
 // bytes after it that may be read), indented by indent[0..indent_len) (1 to 10 units) per
 // level. The report's output is a buffer of the module's, valid until the next call;
-// output_len and error_offset count units.
+// output_len and error_offset count units. max_output (0: none) limits the output's
+// units, as wj_reformat's its bytes.
 WJ_EXPORT const reformat_report* wj_prettify_units(const uint8_t* units, size_t n, const uint16_t* indent,
-                                                   size_t indent_len) {
+                                                   size_t indent_len, size_t max_output) {
+  wasmjson::begin_output_limit(max_output ? max_output : SIZE_MAX);
   wasmjson::result r = wasmjson::prettify_units<active_kernel>(units, n, indent, indent_len, g_narrowed, g_stack,
                                                                g_units_out, g_units_line);
+  r = wasmjson::end_output_limit(r, g_units_out);
   return report_reformat(r, g_units_out.data(), g_units_out.size(), false);
 }
 

@@ -30,6 +30,8 @@ enum class error_code : uint32_t {
   // JSON whose value RFC 8785 cannot write. JS reports these as its value path does.
   jcs_lone_surrogate = 21,         // a string or key that is written holds a lone surrogate
   jcs_not_finite = 22,             // a number that is written reads as ±Infinity
+  // prettify() only: the output would pass the caller's limit (the longest JS string).
+  output_too_long = 23,
 };
 
 struct result {

@@ -34,11 +34,13 @@ inline size_t grown_capacity(size_t current, size_t needed, size_t initial, size
 // elements, at the capacity grown_capacity gives; where memory cannot hold that (near
 // wasm32's 4 GiB the old and the new block must fit at once: an output growing from
 // 1.09 GB to 1.64 GB failed there, although 1.2 GB would have fit), at a smaller step,
-// needed + needed / 8, then needed itself. The new block and its capacity (*cap), or
-// nullptr with `p` untouched.
-inline void* grow_block(void* p, size_t current, size_t needed, size_t initial, size_t elem, size_t* cap) {
+// needed + needed / 8, then needed itself. Never more than `most` elements (when that
+// holds `needed`). The new block and its capacity (*cap), or nullptr with `p` untouched.
+inline void* grow_block(void* p, size_t current, size_t needed, size_t initial, size_t elem, size_t* cap,
+                        size_t most = SIZE_MAX) {
   size_t c = grown_capacity(current, needed, initial, elem);
   if (c == 0) return nullptr;
+  if (c > most && most >= needed) c = most;
   for (;;) {
     if (void* q = std::realloc(p, c * elem)) {
       *cap = c;
@@ -58,8 +60,9 @@ class growable {
   growable& operator=(const growable&) = delete;
   ~growable() { std::free(data_); }
 
-  // Makes room for n more values; false when memory cannot grow.
-  bool reserve_more(size_t n) { return n <= capacity_ - size_ || grow(n); }
+  // Makes room for n more values; false when memory cannot grow. With `most`, the
+  // capacity grows to at most that many values (if they hold the size plus n).
+  bool reserve_more(size_t n, size_t most = SIZE_MAX) { return n <= capacity_ - size_ || grow(n, most); }
   // Callers reserve first.
   void push_unchecked(T v) { data_[size_++] = v; }
   // False when memory could not grow.
@@ -91,10 +94,10 @@ class growable {
 
  private:
   // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.
-  __attribute__((noinline)) bool grow(size_t n) {
+  __attribute__((noinline)) bool grow(size_t n, size_t most) {
     if (n > SIZE_MAX - size_) return false;
     size_t cap = 0;
-    void* p = grow_block(data_, capacity_, size_ + n, 1024, sizeof(T), &cap);
+    void* p = grow_block(data_, capacity_, size_ + n, 1024, sizeof(T), &cap, most);
     if (!p) return false;
     data_ = static_cast<T*>(p);
     capacity_ = cap;

@@ -19,12 +19,25 @@ namespace detail {
 // may alias anything) would make the compiler reload its cursor and state. As locals,
 // they stay in registers (wasm locals) through the reader loop.
 
-// Commits the output written up to cursor o, then makes room for n more units; the new
-// cursor, or nullptr when memory cannot grow.
+// A limit on prettify's output (its units) and whether the output reached it: set and
+// read by prettify() around its run (no call interleaves: no export calls back into JS),
+// checked by grow_output. Globals rather than the writer's: only the slow path reads
+// them, and the writer keeps every value it holds live through the reader loop.
+inline size_t output_max_units = SIZE_MAX;
+inline bool output_too_long = false;
+
+// Commits the output written up to cursor o, then makes room for n more units (the
+// buffer growing to at most output_max_units); the new cursor, or nullptr when memory
+// cannot grow or the output would pass output_max_units (then output_too_long is set).
 template <class Unit>
 __attribute__((noinline)) Unit* grow_output(growable<Unit>& out, Unit* o, size_t n) {
-  out.resize_down(static_cast<size_t>(o - out.data()));
-  if (!out.reserve_more(n)) return nullptr;
+  size_t used = static_cast<size_t>(o - out.data());
+  out.resize_down(used);
+  if (used + n > output_max_units) {
+    output_too_long = true;
+    return nullptr;
+  }
+  if (!out.reserve_more(n, output_max_units)) return nullptr;
   return out.end_ptr();
 }
 
@@ -212,6 +225,29 @@ class basic_prettify_writer {
 using prettify_writer = basic_prettify_writer<uint8_t>;
 using prettify_units_writer = basic_prettify_writer<uint16_t>;
 
+// prettify's output limit: the output of a prettify() or prettify_units() run inside a
+// limit (begin_output_limit, then end_output_limit with its result) may not pass
+// max_units; the result is then error_code::output_too_long. (A buffer that a longer
+// output left is written to its capacity before the limit is checked: the output is
+// checked again at the end.) The output so far is then freed: it can be as long as a JS
+// string (hundreds of MB) and is of no use, and wasm memory, which never shrinks, is
+// better left to the allocator. Set around the calls, not inside: with it in
+// prettify() itself, that function's wasm measured 0.95x on number-heavy files
+// (canada.json, numbers.json; the same loop, compiled and placed otherwise).
+inline void begin_output_limit(size_t max_units) {
+  detail::output_max_units = max_units;
+  detail::output_too_long = false;
+}
+template <class Unit>
+result end_output_limit(result r, growable<Unit>& out) {
+  size_t max_units = detail::output_max_units;
+  detail::output_max_units = SIZE_MAX;
+  if (!detail::output_too_long && (!r.ok() || out.size() <= max_units)) return r;
+  detail::output_too_long = false;
+  out.release_if_over(0);
+  return {error_code::output_too_long, r.offset};
+}
+
 // minify() alone: the output is the input less its whitespace gaps, so nothing is
 // written per token. The reader reports each gap; the text between gaps moves down over
 // the input itself, which the reader has already read up to the gap's end (an already
@@ -332,6 +368,7 @@ result minify_in_place(uint8_t* data, size_t len, uint32_t flags, byte_stack& st
 // cleared first and receives the output.
 // With `saw_replacement`, it is set to whether a string held U+FFFD (the output then may
 // too; without one, JS need not look for lone surrogates TextEncoder replaced).
+// begin_output_limit limits the output.
 template <class Kernel>
 result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
                 byte_stack& stack, growable<uint8_t>& out, growable<uint8_t>& line,
@@ -357,6 +394,7 @@ result validate_units(const uint8_t* units, size_t n, growable<uint8_t>& narrowe
 // least 64 bytes that may be read), with `indent` (1 to 10 units) per level: the reader
 // reads them narrowed (into `narrowed`, as minify_units does), and `out` (cleared first)
 // receives the output as units. Error offsets are in units.
+// begin_output_limit limits the output.
 template <class Kernel>
 result prettify_units(const uint8_t* units, size_t n, const uint16_t* indent, size_t indent_len,
                       growable<uint8_t>& narrowed, byte_stack& stack, growable<uint16_t>& out,

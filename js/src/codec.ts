@@ -2,7 +2,7 @@
 import { buildValue, checkNotBuilding, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_NUMBERS_IN_JS_FORM, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, CODE_OUTPUT_TOO_LONG, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_NUMBERS_IN_JS_FORM, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { CanonicalizationError, forbiddenIn } from './canonicalize.js';
 import { getPrototypeOf, isArray, jsonStringify } from './intrinsics.js';
 import type { WasmInstance } from './wasm-types.js';
@@ -11,6 +11,7 @@ import { at as navigateTo, atNarrowed, KIND_OBJECT, lazy as lazyDocument, NOT_NA
 import { revive, type Reviver } from './revive.js';
 import { createSerializer, toGap, type EncodeOptions, type Replacer } from './stringify.js';
 import { option, optionOf } from './options.js';
+import { longestString, stringTooLong } from './string-limit.js';
 import { DECODER_CALLS_ARE_CHEAP, decodeAscii, decodeUtf16, decodeUtf8, decodeUtf8In, NodeBufferCtor } from './utf8.js';
 
 export type JsonInput = string | Uint8Array | Uint8ClampedArray | ArrayBuffer | SharedArrayBuffer | DataView;
@@ -195,6 +196,8 @@ const LONE_SURROGATE_FOUND = new Error('wasmjson: the string input holds a lone 
 const NARROWED_POINTER = /^\/[\0-\x7e]*$/;
 /** buildFromReport's source for a parse with a string heap (FLAG_STRING_HEAP): its pieces. */
 const HEAP_PIECES = Symbol('string heap');
+/** What prettify's units route returns for text longer than any string. */
+const OUTPUT_TOO_LONG: unique symbol = Symbol('wasmjson: output too long');
 /**
  * Stand-ins for the units of an indent (at most 10): control characters that are not
  * whitespace, which no JSON text holds raw, so in reformatted text they can only be
@@ -477,12 +480,25 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     // twitter.json minified 0.83x and random.json pretty-printed 0.62x as fast.)
     if (isString && narrows && memory.readsUnits(source)) {
       const text = reformatUnits(source, indent);
+      // (Too long for a string: its error, unless the text has one of its own, which
+      // JSON.parse would throw first; found in the text's UTF-8, as other errors are,
+      // without writing the output again.)
+      if (text === OUTPUT_TOO_LONG) throw tooLongFailure(source);
       if (text !== undefined) return text;
     }
     const indentLength = placeIndent(indent);
     const region = memory.acquire(source);
     try {
-      const report = wasm.wj_reformat(region.ptr, region.len, inputFlags(source), indentPtr, indentLength) >>> 2;
+      // Pretty text out: no more bytes than the longest string's units can be. Each unit
+      // is 1 to 3 bytes; the input's strings and numbers are copied as they are, so the
+      // output's bytes exceed its units by at most what the input's do (region.len -
+      // source.length), unless the indent is not ASCII. (+ 64: a writer's step asks for
+      // room past what it writes.)
+      const maxOutput =
+        !isString || indent === ''
+          ? 0
+          : Math.min(2 ** 32 - 1, indentLength === indent.length ? longestString() + (region.len - source.length) + 64 : 3 * longestString() + 64);
+      const report = wasm.wj_reformat(region.ptr, region.len, inputFlags(source), indentPtr, indentLength, maxOutput) >>> 2;
       const i32 = memory.wide().i32;
       const code = i32[report];
       if (code !== 0) throw reformatFailure(code, i32[report + 1] >>> 0, source, region, indent === '');
@@ -511,14 +527,18 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   /**
    * minify() or prettify() of a string read as its UTF-16 units (Memory.readsUnits),
    * or undefined when that fails (invalid JSON, or memory ran out): the UTF-8 route then
-   * finds the error again and places and words it as for any input.
+   * finds the error again and places and words it as for any input. OUTPUT_TOO_LONG:
+   * the pretty text would be longer than any string.
    */
-  function reformatUnits(source: string, indent: string): string | undefined {
+  function reformatUnits(source: string, indent: string): string | undefined | typeof OUTPUT_TOO_LONG {
     const indentUnits = indent === '' ? 0 : placeIndentUnits(indent);
     const region = memory.acquireUnits(source);
     try {
-      const report = (indent === '' ? wasm.wj_minify_units(region.ptr, region.len) : wasm.wj_prettify_units(region.ptr, region.len, indentUnits, indent.length)) >>> 2;
+      const report = (
+        indent === '' ? wasm.wj_minify_units(region.ptr, region.len) : wasm.wj_prettify_units(region.ptr, region.len, indentUnits, indent.length, longestString() + 64)
+      ) >>> 2;
       const i32 = memory.wide().i32;
+      if (i32[report] === CODE_OUTPUT_TOO_LONG) return OUTPUT_TOO_LONG;
       if (i32[report] !== 0) return undefined;
       const out = i32[report + 2] >>> 0;
       const outUnits = i32[report + 3] >>> 0;
@@ -555,13 +575,24 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
    * the output is what did not fit.
    */
   function reformatFailure(code: number, byteOffset: number, source: string | Uint8Array, region: Region, minified: boolean): Error {
-    if (!minified && code !== OUT_OF_MEMORY) return failure(code, byteOffset, source, region.len, region.ptr);
+    const outgrown = code === OUT_OF_MEMORY || code === CODE_OUTPUT_TOO_LONG;
+    if (!minified && !outgrown) return failure(code, byteOffset, source, region.len, region.ptr);
     const copy = minified ? memory.acquireOwned(source) : region;
     try {
-      if (code !== OUT_OF_MEMORY) return failure(code, byteOffset, source, copy.len, copy.ptr);
-      return validationError(source, copy.ptr, copy.len) ?? outOfMemory();
+      if (!outgrown) return failure(code, byteOffset, source, copy.len, copy.ptr);
+      return validationError(source, copy.ptr, copy.len) ?? (code === OUT_OF_MEMORY ? outOfMemory() : stringTooLong());
     } finally {
       if (copy !== region) memory.release(copy);
+    }
+  }
+
+  /** prettify's error for a string whose pretty text no string can hold (see reformatFailure). */
+  function tooLongFailure(source: string): Error {
+    const region = memory.acquire(source);
+    try {
+      return validationError(source, region.ptr, region.len) ?? stringTooLong();
+    } finally {
+      memory.release(region);
     }
   }
 

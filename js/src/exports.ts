@@ -17,13 +17,13 @@ export interface WasmExports {
   /** Where a byte offset of the UTF-8 text at ptr stands: a pointer to [line, line start, units, line-start units]. */
   wj_text_position(ptr: number, offset: number): number;
   /** Returns a pointer to the reformat report (docs/BOUNDARY.md). */
-  wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number): number;
+  wj_reformat(ptr: number, len: number, flags: number, indentPtr: number, indentLen: number, maxOutput: number): number;
   /** minify of a string's n UTF-16 units at ptr, in place; returns a pointer to the reformat report (units). */
   wj_minify_units(ptr: number, n: number): number;
   /** validate of a string's n UTF-16 units at ptr: an error code (0: valid). */
   wj_validate_units(ptr: number, n: number): number;
   /** prettify of a string's n UTF-16 units at ptr with the indent's units; returns a pointer to the reformat report (units). */
-  wj_prettify_units(ptr: number, n: number, indentPtr: number, indentUnits: number): number;
+  wj_prettify_units(ptr: number, n: number, indentPtr: number, indentUnits: number, maxOutput: number): number;
   /** Navigation (docs/BOUNDARY.md): each returns a pointer to the navigation report. */
   wj_nav_root(doc: number, len: number, flags: number): number;
   // `ends`: the document's container ends (wj_nav_ends_build), or 0.
@@ -79,6 +79,8 @@ export const FLAG_NUMBERS_IN_JS_FORM = 2;
  */
 export const CODE_JCS_LONE_SURROGATE = 21;
 export const CODE_JCS_NOT_FINITE = 22;
+/** wj_reformat's and wj_prettify_units's code for output that would pass their max_output. */
+export const CODE_OUTPUT_TOO_LONG = 23;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked before use (growth leaves old views empty).

@@ -24,7 +24,8 @@ void* wj_alloc(size_t size);
 void wj_free(void* p);
 size_t wj_padding();
 uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags);
-const void* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len);
+const void* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
+                        size_t max_output);
 }
 
 int main(int argc, char** argv) {
@@ -48,9 +49,9 @@ int main(int argc, char** argv) {
       std::memcpy(buf, text.data(), len);
       wj_validate(buf, len, 1);
       std::memcpy(buf, text.data(), len);
-      wj_reformat(buf, len, 1, indent, 0);
+      wj_reformat(buf, len, 1, indent, 0, 0);
       std::memcpy(buf, text.data(), len);
-      wj_reformat(buf, len, 1, indent, sizeof indent);
+      wj_reformat(buf, len, 1, indent, sizeof indent, 0);
     }
     wj_free(buf);
   }

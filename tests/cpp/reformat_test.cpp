@@ -385,3 +385,84 @@ TYPED_TEST(ReformatTest, PrettifyUnitsWritesWhatPrettifyWrites) {
     EXPECT_EQ(r.offset, to_units(bad.substr(0, want.offset)).size()) << bad;
   }
 }
+
+// prettify stops at its output limit (begin_output_limit; what JS asks of output that
+// becomes a string): an output that reaches past the limit is output_too_long, and the
+// buffer that held it is freed; with the limit 34 units past the output (the most a step
+// reserves beyond what it writes), the output is whole. The same for both routes, at every place of a
+// document whose output grows by depth (a deep array), by members and by long strings.
+TYPED_TEST(ReformatTest, PrettifyStopsAtItsLimit) {
+  using K = TypeParam;
+  std::vector<std::string> docs;
+  docs.push_back(std::string(300, '[') + std::string(300, ']'));
+  std::string wide = "{";
+  for (int i = 0; i < 200; ++i) wide += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":[1,true,\"" + std::string(i, 'x') + "\"]";
+  docs.push_back(wide + "}");
+  for (const std::string& doc : docs) {
+    padded_input p(doc);
+    byte_stack stack;
+    const uint8_t indent[] = {' ', ' '};
+    growable<uint8_t> out, line;
+    ASSERT_TRUE(prettify<K>(p.data(), p.size(), 0, indent, 2, stack, out, line).ok());
+    const std::string whole(reinterpret_cast<const char*>(out.data()), out.size());
+    std::vector<uint16_t> units = to_units(doc);
+    units.resize(units.size() + 32, 0);
+    const uint16_t indent16[] = {' ', ' '};
+    for (size_t limit = 1; limit <= whole.size() + 34; limit += limit < whole.size() - 40 ? 97 : 1) {
+      growable<uint8_t> o, l;
+      begin_output_limit(limit);
+      result r = end_output_limit(prettify<K>(p.data(), p.size(), 0, indent, 2, stack, o, l), o);
+      growable<uint8_t> narrowed;
+      growable<uint16_t> o16, l16;
+      begin_output_limit(limit);
+      result r16 = end_output_limit(prettify_units<K>(reinterpret_cast<const uint8_t*>(units.data()), doc.size(), indent16,
+                                                      2, narrowed, stack, o16, l16),
+                                    o16);
+      if (limit < whole.size()) {
+        ASSERT_EQ(r.code, error_code::output_too_long) << limit;
+        ASSERT_EQ(r16.code, error_code::output_too_long) << limit;
+        EXPECT_EQ(o.capacity(), 0u);
+        EXPECT_EQ(o16.capacity(), 0u);
+      } else if (limit >= whole.size() + 34) {
+        ASSERT_TRUE(r.ok() && r16.ok()) << limit;
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(o.data()), o.size()), whole);
+        EXPECT_EQ(std::vector<uint16_t>(o16.data(), o16.data() + o16.size()), to_units(whole));
+      } else {
+        // Within a step's slack: whole, or stopped (never a cut output).
+        ASSERT_TRUE(r.ok() || r.code == error_code::output_too_long) << limit;
+        if (r.ok()) EXPECT_EQ(o.size(), whole.size());
+      }
+    }
+  }
+  // A buffer a longer output left is written to its capacity before growing: the
+  // limit holds there too (checked at the end).
+  {
+    padded_input p(docs[0]);
+    byte_stack stack;
+    const uint8_t indent[] = {' ', ' '};
+    growable<uint8_t> out, line;
+    ASSERT_TRUE(prettify<K>(p.data(), p.size(), 0, indent, 2, stack, out, line).ok());
+    size_t whole = out.size();
+    padded_input small(std::string("[[1, 2], {\"a\": [3]}]"));
+    ASSERT_TRUE(prettify<K>(small.data(), small.size(), 0, indent, 2, stack, out, line).ok());
+    ASSERT_GT(out.capacity(), whole);
+    begin_output_limit(10);
+    EXPECT_EQ(end_output_limit(prettify<K>(small.data(), small.size(), 0, indent, 2, stack, out, line), out).code,
+              error_code::output_too_long);
+    EXPECT_EQ(out.capacity(), 0u);
+    begin_output_limit(1000);
+    EXPECT_TRUE(end_output_limit(prettify<K>(small.data(), small.size(), 0, indent, 2, stack, out, line), out).ok());
+  }
+  // A syntax error the reader meets before the output passes the limit is the error.
+  padded_input bad(std::string("[1,,") + std::string(100, ' ') + "]");
+  byte_stack stack;
+  growable<uint8_t> o, l;
+  const uint8_t indent[] = {'\t'};
+  result want = prettify<K>(bad.data(), bad.size(), 0, indent, 1, stack, o, l);
+  ASSERT_FALSE(want.ok());
+  ASSERT_NE(want.code, error_code::output_too_long);
+  begin_output_limit(1000);
+  result got = end_output_limit(prettify<K>(bad.data(), bad.size(), 0, indent, 1, stack, o, l), o);
+  EXPECT_EQ(got.code, want.code);
+  EXPECT_EQ(got.offset, want.offset);
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedCorpus } from './support/shared.js';
 import * as wasmjson from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
+import { watchedCodec } from './support/watched-codec.js';
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -256,6 +257,25 @@ for (const flavor of FLAVORS) {
         }
       }
       expect(codec.minify('[1, 2]')).toBe('[1,2]');
+    });
+
+    it('stop pretty text that no string can hold at the longest string: RangeError: Invalid string length, as JSON.stringify(JSON.parse(text), null, 2)', async () => {
+      const watched = await watchedCodec(flavor);
+      const n = 1_000_000;
+      // Two-byte text (SIMD128 reads its units), one-byte text (read as UTF-8, as SWAR64
+      // reads both): each route's limit.
+      const text = flavor === 'simd128' ? '["€€€€€€",'.repeat(n) + '0' + ']'.repeat(n) : '['.repeat(n) + ']'.repeat(n);
+      {
+        expect(() => watched.codec.prettify(text)).toThrow(new RangeError('Invalid string length'));
+        // At most about the longest string's text was written (V8: 2^29 - 24 units, 1 GiB
+        // as units, 2.7 GB of memory with the block it grew from), not up to wasm
+        // memory's 4 GiB; the buffer is freed for the next calls.
+        expect(watched.memory.buffer.byteLength).toBeLessThan(3 * 2 ** 30);
+        // Unless the text has a syntax error of its own, which JSON.parse throws first.
+        expect(() => watched.codec.prettify(text.slice(0, -1))).toThrow(SyntaxError);
+        expect(watched.codec.prettify('[1,{"a":"€"}]', { indent: 1 })).toBe('[\n 1,\n {\n  "a": "€"\n }\n]');
+      }
+      // Bytes out have no string to fit: their limit is wasm memory (README).
     });
 
     it('reject invalid input with a positioned SyntaxError', () => {
