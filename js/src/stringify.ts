@@ -802,14 +802,15 @@ function walk(
               const at = op;
               op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
               if (op < 0) {
-                op = ~op;
                 if (k.length >= STRING_BATCH) {
-                  w.flushLongKey(s, at, op, nb, strings, k);
-                  op = nb = 0;
-                  strings = '';
-                } else {
-                  strings += k;
+                  // A long key (never cached: putKey changed only ops) as the general path puts it.
+                  op = at;
+                  key = k;
+                  value = x;
+                  continue general;
                 }
+                op = ~op;
+                strings += k;
               }
               if (tag === T_STRING) {
                 op = putLength(ops, op, T_STRING, (x as string).length);
