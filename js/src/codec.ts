@@ -569,10 +569,10 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
   /**
    * The error of a failed wj_reformat. Minify writes over its input as it reads, so the
    * text before the error is no longer there to place it (line, column): it is placed in
-   * a fresh copy of the input. Out of memory: indented output can outgrow memory long
-   * before the input ends (each level indents deeper: 50,000 unclosed '[' ask for 2.5
-   * GB), so an invalid input's own error comes first, as JSON.parse's would; otherwise
-   * the output is what did not fit.
+   * a fresh copy of the input. Out of memory, or past the longest string: indented
+   * output can outgrow either long before the input ends (each level indents deeper:
+   * 50,000 unclosed '[' ask for 2.5 GB), so an invalid input's own error comes first, as
+   * JSON.parse's would; otherwise the output is what did not fit.
    */
   function reformatFailure(code: number, byteOffset: number, source: string | Uint8Array, region: Region, minified: boolean): Error {
     const outgrown = code === OUT_OF_MEMORY || code === CODE_OUTPUT_TOO_LONG;
