@@ -213,11 +213,33 @@ function oneInput(positional, cmd) {
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+// Lines end at LF, CR or CR LF, as JSON.parse's (and the library's) line numbers count them.
+/** The start of the line that holds byte i: after the last CR or LF before it. */
+function lineStart(bytes, i) {
+  return i > 0 ? Math.max(bytes.lastIndexOf(10, i - 1), bytes.lastIndexOf(13, i - 1)) + 1 : 0;
+}
+/** The end of the line that starts at byte s: its first CR or LF, or the end. */
+function lineEnd(bytes, s) {
+  const lf = bytes.indexOf(10, s);
+  const cr = bytes.indexOf(13, s);
+  return lf === -1 ? (cr === -1 ? bytes.length : cr) : cr === -1 ? lf : Math.min(lf, cr);
+}
+/** The start of the line before the one starting at s (> 0): past its break (LF, CR or CR LF). */
+function previousLineStart(bytes, s) {
+  let end = s - 1;
+  if (bytes[end] === 10 && end > 0 && bytes[end - 1] === 13) end--;
+  return lineStart(bytes, end);
+}
+
 function syntaxReport(name, bytes, error) {
   const offset = Math.min(error.offset ?? 0, bytes.length);
-  const start = offset > 0 ? bytes.lastIndexOf(10, offset - 1) + 1 : 0;
-  let line = 1;
-  for (let i = bytes.indexOf(10); i !== -1 && i < offset; i = bytes.indexOf(10, i + 1)) line++;
+  const start = lineStart(bytes, offset);
+  // (The library's line; the column is counted here, in characters.)
+  let line = error.line;
+  if (typeof line !== 'number') {
+    line = 1;
+    for (let s = start; s > 0; s = previousLineStart(bytes, s)) line++;
+  }
   let from = start;
   if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = Math.min(3, offset);
   // Characters before the offset (the bytes there are well-formed UTF-8: the error is the
@@ -234,12 +256,10 @@ function syntaxReport(name, bytes, error) {
   const lines = [`${name}:${line}:${column}: ${message}${error.code ? ` [${error.code}]` : ''}`];
 
   const WINDOW = 100;
-  // Up to `max` characters of the line from byte s on (its CR before LF dropped), and
-  // whether more follow.
+  // Up to `max` characters of the line from byte s on (without its break), and whether
+  // more follow.
   const lineText = (s, max) => {
-    let e = bytes.indexOf(10, s);
-    if (e === -1) e = bytes.length;
-    if (e > s && bytes[e - 1] === 13) e--;
+    const e = lineEnd(bytes, s);
     // (At most 4 bytes a character: max + 1 of them fit.)
     const chars = [...decoder.decode(bytes.subarray(s, Math.min(e, s + (max + 1) * 4)))];
     return chars.length > max ? { chars: chars.slice(0, max), more: true } : { chars, more: false };
@@ -248,7 +268,7 @@ function syntaxReport(name, bytes, error) {
   const previous = [];
   let s = start;
   for (let k = 0; k < 2 && s > 0; k++) {
-    const p = s - 1 > 0 ? bytes.lastIndexOf(10, s - 2) + 1 : 0;
+    const p = previousLineStart(bytes, s);
     const { chars, more } = lineText(p, WINDOW);
     previous.unshift({ n: line - k - 1, text: chars.join('') + (more ? '…' : '') });
     s = p;
@@ -312,7 +332,16 @@ async function cmdValidate(args) {
       status = 2;
       continue;
     }
-    const r = c.validate(input.bytes, checks);
+    let r;
+    try {
+      r = c.validate(input.bytes, checks);
+    } catch (e) {
+      // A document too large for wasm memory (its parse, with checks): this file only.
+      if (!(e instanceof RangeError)) throw e;
+      process.stderr.write(`wasmjson validate: ${tooLarge(input.name, e)}\n`);
+      status = 2;
+      continue;
+    }
     if (r.valid) {
       if (!flags.quiet) process.stdout.write(`${input.name}: valid\n`);
     } else {
@@ -350,7 +379,7 @@ async function reformat(cmd, method, args, known, indentOf) {
     }
   } catch (e) {
     // Output past what memory or a string can hold (a very deep document, prettified).
-    if (e instanceof RangeError) throw new Failure(`${cmd}: ${input.name}: ${e.message}`);
+    if (e instanceof RangeError) throw new Failure(`${cmd}: ${tooLarge(input.name, e)}`);
     if (!isSyntaxError(e)) throw e;
     process.stderr.write(syntaxReport(input.name, input.bytes, e) + '\n');
     return 1;
@@ -404,6 +433,7 @@ async function cmdQuery(args) {
   try {
     value = c.parse(input.bytes);
   } catch (e) {
+    if (e instanceof RangeError) throw new Failure(`query: ${tooLarge(input.name, e)}`);
     if (!isSyntaxError(e)) throw e;
     process.stderr.write(syntaxReport(input.name, input.bytes, e) + '\n');
     return 1;
@@ -430,9 +460,23 @@ async function cmdQuery(args) {
     }
     at += '/' + escapeToken(t);
   }
-  const text = flags.raw && typeof value === 'string' ? value : stringifyOf(c)(value, null, flags.compact ? undefined : 2);
-  await write(text + '\n');
+  const space = flags.compact ? undefined : 2;
+  let out;
+  try {
+    // As bytes where the codec can (no string to fit: a deep value, indented, outgrows one).
+    out = flags.raw && typeof value === 'string' ? value : typeof c.encode === 'function' ? c.encode(value, { space }) : stringifyOf(c)(value, null, space);
+  } catch (e) {
+    if (e instanceof RangeError) throw new Failure(`query: ${tooLarge(input.name, e)}`);
+    throw e;
+  }
+  await write(out);
+  await write('\n');
   return 0;
+}
+
+/** "name: what", for a RangeError of memory or of string length (its own prefix dropped). */
+function tooLarge(name, e) {
+  return `${name}: ${String(e.message).replace(/^wasmjson: /, '')}`;
 }
 
 async function cmdBench(args) {

@@ -107,6 +107,25 @@ describe('wasmjson validate', () => {
     expect(lines[4].indexOf('^')).toBe(lines[3].indexOf(',,') + 1);
   });
 
+  it('lines end at LF, CR or CR LF, as JSON.parse counts them (line numbers and code frames)', () => {
+    for (const [name, br] of [['lf', '\n'], ['cr', '\r'], ['crlf', '\r\n']]) {
+      const r = cli(['validate', file(`${name}.json`, `{${br}"a": 1,${br}"b" 2}`)]);
+      expect(r.code).toBe(1);
+      const lines = r.stderr.split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^${name}\\.json:3:5: Expected ':' after property name`));
+      expect(lines.slice(1, 5)).toStrictEqual(['  1 | {', '  2 | "a": 1,', '> 3 | "b" 2}', '    |     ^']);
+    }
+    // A blank line between two CRs, after a LF.
+    const mixed = cli(['validate', file('mixed.json', '{\n"a": 1,\r\r"b" 2}')]);
+    expect(mixed.stderr.split('\n').slice(0, 5)).toStrictEqual([
+      expect.stringMatching(/^mixed\.json:4:5: /),
+      '  2 | "a": 1,',
+      '  3 | ',
+      '> 4 | "b" 2}',
+      '    |     ^',
+    ]);
+  });
+
   it('columns count characters, not bytes; the message gives the byte offset', () => {
     const r = cli(['validate', file('utf8.json', '{"é": "ж" "x": 1}')]);
     expect(r.code).toBe(1);
