@@ -213,8 +213,10 @@ function inputFlags(source: string | Uint8Array): number {
 
 export function createCodec(instance: WasmInstance, options: { stringInput?: StringInput; stringBuiltins?: boolean; allowEval?: boolean } | null = {}): Codec {
   const wasm = instance.exports as unknown as WasmExports;
-  wasm._initialize();
-  const flavor = KERNELS[wasm.wj_kernel()];
+  // (Told by its exports before any of them runs: another module's _initialize is its own code.)
+  const ours = typeof wasm.wj_kernel === 'function' && typeof wasm._initialize === 'function' && wasm.memory instanceof WebAssembly.Memory;
+  if (ours) wasm._initialize();
+  const flavor = ours ? KERNELS[wasm.wj_kernel()] : undefined;
   if (!flavor) throw new Error('wasmjson: this .wasm file is not a wasmjson SIMD128 or SWAR64 build');
   // Whether at() may read strings as their units narrowed (see at()).
   const narrows = flavor === 'simd128';
