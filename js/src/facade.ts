@@ -253,6 +253,10 @@ export function loadSync(options: SyncInitOptions | null = {}): Codec {
   requireWebAssembly();
   const p = host();
   if (!p.readWasmSync) throw new Error('wasmjson: synchronous loading is only available in Node');
+  // (Said, not ignored: a caller that passes it means another module than the packaged one.)
+  if (optionOf(options, 'wasm') !== undefined) {
+    throw new TypeError('wasmjson: loadSync() and initSync() read the packaged .wasm files; for other wasm, use load({ wasm }) or init({ wasm })');
+  }
   const flavor = pickFlavor((optionOf(options, 'flavor') as Flavor | undefined) ?? p.requestedFlavor());
   const module = new WebAssembly.Module(p.readWasmSync(flavor) as Uint8Array<ArrayBuffer>);
   return createCodec(new WebAssembly.Instance(module, IMPORTS), options);

@@ -255,6 +255,10 @@ describe('Node entry points', () => {
     await expect(load({ wasm: new Uint8Array(foreign) })).rejects.toThrow(/not a wasmjson SIMD128 or SWAR64 build/);
     await init();
     expect(implementation().flavor).toBe('simd128');
+    // The synchronous loaders read the packaged files: wasm given to them is refused, not ignored.
+    const { loadSync, initSync } = await import('wasmjson');
+    for (const f of [loadSync, initSync]) expect(() => f({ wasm: bytes } as never)).toThrow(/read the packaged \.wasm files/);
+    expect(implementation().flavor).toBe('simd128');
   });
 
   it('package.json exports map resolves every condition to a built file', () => {
