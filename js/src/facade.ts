@@ -238,6 +238,9 @@ export async function load(options: InitOptions | null = {}): Promise<Codec> {
   const wasm = optionOf(options, 'wasm') as InitOptions['wasm'];
   const requested = optionOf(options, 'flavor') as Flavor | undefined;
   if (wasm !== undefined) {
+    // (An unknown flavor is said before the wasm is fetched and compiled.)
+    const name: string | undefined = requested;
+    if (name && !(FLAVORS as readonly string[]).includes(name)) pickFlavor(name);
     const c = createCodec(await instantiate(wasm, p), options);
     if (requested && c.flavor !== requested) {
       throw new Error(`wasmjson: the given wasm is the ${c.flavor} flavor, not ${requested}`);

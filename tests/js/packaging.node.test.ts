@@ -249,6 +249,8 @@ describe('Node entry points', () => {
     const module = new WebAssembly.Module(readFileSync(dist + 'wasmjson-simd128.wasm'));
     expect((await load({ wasm: module })).flavor).toBe('simd128');
     await expect(load({ wasm: module, flavor: 'swar64' })).rejects.toThrow(/is the simd128 flavor, not swar64/);
+    // An unknown flavor is said as without wasm (before the wasm is compiled: not bytes).
+    await expect(load({ wasm: new Uint8Array([1, 2, 3]), flavor: 'avx' as never })).rejects.toThrow(/unknown flavor 'avx'/);
     await expect(load({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) })).rejects.toThrow(/not a wasmjson SIMD128 or SWAR64 build/);
     // Another module with an _initialize export: told by its exports, before any runs.
     const foreign = [0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 15, 1, 11, ...new TextEncoder().encode('_initialize'), 0, 0, 10, 4, 1, 2, 0, 11];
