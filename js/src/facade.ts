@@ -135,9 +135,11 @@ async function instantiate(source: WasmSource, platform: Platform): Promise<WebA
   }
   const response = await (source as Response | Promise<Response>);
   if (!isResponseLike(response)) throw new TypeError(`wasmjson: the promise for the wasm gave ${objectToString.call(response)}, not a Response`);
-  if (!response.ok) throw new Error(`wasmjson: could not load ${response.url}: HTTP ${response.status}`);
+  // (A Response made by the page, not fetched, has no URL.)
+  if (!response.ok) throw new Error(`wasmjson: could not load ${response.url || 'the given Response'}: HTTP ${response.status}`);
+  // (Streamed when it says it is wasm; a Response-like object may have no headers.)
   if (typeof WebAssembly.instantiateStreaming === 'function' &&
-      response.headers.get('content-type')?.startsWith('application/wasm')) {
+      typeof response.headers?.get === 'function' && response.headers.get('content-type')?.startsWith('application/wasm')) {
     return (await WebAssembly.instantiateStreaming(response, IMPORTS)).instance;
   }
   return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;

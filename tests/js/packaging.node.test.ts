@@ -249,6 +249,11 @@ describe('Node entry points', () => {
     const module = new WebAssembly.Module(readFileSync(dist + 'wasmjson-simd128.wasm'));
     expect((await load({ wasm: module })).flavor).toBe('simd128');
     await expect(load({ wasm: module, flavor: 'swar64' })).rejects.toThrow(/is the simd128 flavor, not swar64/);
+    // A Response-like object without headers is read as bytes; a Response made here has
+    // no URL to name.
+    const responseLike = { ok: true, status: 200, url: '', arrayBuffer: async () => new Uint8Array(bytes).buffer };
+    expect((await load({ wasm: responseLike as never })).flavor).toBe('swar64');
+    await expect(load({ wasm: new Response(null, { status: 404 }) })).rejects.toThrow('could not load the given Response: HTTP 404');
     // An unknown flavor is said as without wasm (before the wasm is compiled: not bytes).
     await expect(load({ wasm: new Uint8Array([1, 2, 3]), flavor: 'avx' as never })).rejects.toThrow(/unknown flavor 'avx'/);
     await expect(load({ wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) })).rejects.toThrow(/not a wasmjson SIMD128 or SWAR64 build/);
