@@ -384,19 +384,6 @@ class Writer {
     if (this.active === 1 && this.pendingKeys.size !== 0) this.pendingKeys.clear();
   }
 
-  /**
-   * Sends the batch with a long key last (its ops at [at, op), its text not yet in
-   * `strings`) as two: the rest, then the key alone. Long text is never joined to a
-   * batch's: the join could pass the longest string (a RangeError of the engine's, not
-   * JSON.stringify's, and where encode has room for the bytes).
-   */
-  flushLongKey(s: Session, at: number, op: number, nb: number, strings: string, key: string): void {
-    const keyOps = s.ops.slice(at, op);
-    this.flush(s, at, nb, strings);
-    s.ops.set(keyOps);
-    this.flush(s, keyOps.length, 0, key);
-  }
-
   /** The finished document as a string. */
   text(s: Session): string {
     this.views();
@@ -573,30 +560,28 @@ function walk(
       if (where === IN_ARRAY) ops[op++] = T_NULL;
       else if (where === AT_TOP) return false;
     } else {
+      // Long text (a key or value of STRING_BATCH units or more: the fast paths leave them
+      // here) starts a batch: joined to a batch's text it could pass the longest string
+      // (a RangeError of the engine's, not JSON.stringify's, and where encode has room for
+      // the bytes). The batch is sent before the text is added, and after it by `next`.
       if (where === IN_OBJECT) {
-        const at = op;
+        if ((key.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
+          w.flush(s, op, nb, strings);
+          op = nb = 0;
+          strings = '';
+        }
         op = putKey(w, ops, op, ids, index - 1, key, cacheKeys);
         if (op < 0) {
           op = ~op;
-          if (key.length >= STRING_BATCH) {
-            w.flushLongKey(s, at, op, nb, strings, key);
-            op = nb = 0;
-            strings = '';
-          } else {
-            strings += key;
-          }
+          strings += key;
         }
       }
+      // A value written as its text (a string, BigInt digits, raw JSON), added below.
+      let text: string | undefined;
+      let textTag = T_STRING;
       for (;;) {
         if (type === 'string') {
-          // (Long text goes into a batch alone: see flushLongKey. Fast paths leave it here.)
-          if ((value.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
-            w.flush(s, op, nb, strings);
-            op = nb = 0;
-            strings = '';
-          }
-          op = putLength(ops, op, T_STRING, value.length);
-          strings += value;
+          text = value;
         } else if (type === 'number') {
           // (Every non-finite number comes this way.)
           if (s.canonical && value - value !== 0) throw notFiniteError(value, where === AT_TOP ? undefined : where === IN_ARRAY ? String(index - 1) : key);
@@ -612,14 +597,8 @@ function walk(
           ops[op++] = value ? T_TRUE : T_FALSE;
         } else if (type === 'bigint') {
           if (!bigints) throw new TypeError('Do not know how to serialize a BigInt');
-          const digits: string = value.toString();
-          if ((digits.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
-            w.flush(s, op, nb, strings);
-            op = nb = 0;
-            strings = '';
-          }
-          op = putLength(ops, op, T_RAW, digits.length);
-          strings += digits;
+          text = value.toString();
+          textTag = T_RAW;
         } else if (value === null) {
           ops[op++] = T_NULL;
         } else {
@@ -631,15 +610,9 @@ function walk(
               (opaque ??= new WeakSet()).add(value);
             } else if (kind !== K_OBJECT) {
               if (kind === K_RAW) {
-                const text: string = value.rawJSON;
+                text = value.rawJSON as string;
                 if (s.canonical) throw rawJsonError(text);
-                if ((text.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
-                  w.flush(s, op, nb, strings);
-                  op = nb = 0;
-                  strings = '';
-                }
-                op = putLength(ops, op, T_RAW, text.length);
-                strings += text;
+                textTag = T_RAW;
                 break;
               }
               value = unbox(value, kind);
@@ -711,6 +684,15 @@ function walk(
           }
         }
         break;
+      }
+      if (text !== undefined) {
+        if ((text.length | strings.length) >= STRING_BATCH && strings.length !== 0) {
+          w.flush(s, op, nb, strings);
+          op = nb = 0;
+          strings = '';
+        }
+        op = putLength(ops, op, textTag, text.length);
+        strings += text;
       }
     }
 
@@ -803,7 +785,7 @@ function walk(
               op = putKey(w, ops, op, ids, index - 1, k, cacheKeys);
               if (op < 0) {
                 if (k.length >= STRING_BATCH) {
-                  // A long key (never cached: putKey changed only ops) as the general path puts it.
+                  // A long key (never cached: putKey changed only ops): the general path puts it.
                   op = at;
                   key = k;
                   value = x;
