@@ -20,8 +20,8 @@ namespace detail {
 // they stay in registers (wasm locals) through the reader loop.
 
 // A limit on prettify's output (its units) and whether the output reached it: set and
-// read by prettify() around its run (no call interleaves: no export calls back into JS),
-// checked by grow_output. Globals rather than the writer's: only the slow path reads
+// read around a run by begin_output_limit and end_output_limit (no call interleaves: no
+// export calls back into JS), checked by grow_output. Globals rather than the writer's: only the slow path reads
 // them, and the writer keeps every value it holds live through the reader loop.
 inline size_t output_max_units = SIZE_MAX;
 inline bool output_too_long = false;
