@@ -235,11 +235,7 @@ function syntaxReport(name, bytes, error) {
   const offset = Math.min(error.offset ?? 0, bytes.length);
   const start = lineStart(bytes, offset);
   // (The library's line; the column is counted here, in characters.)
-  let line = error.line;
-  if (typeof line !== 'number') {
-    line = 1;
-    for (let s = start; s > 0; s = previousLineStart(bytes, s)) line++;
-  }
+  const line = error.line;
   let from = start;
   if (start === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) from = Math.min(3, offset);
   // Characters before the offset (the bytes there are well-formed UTF-8: the error is the
