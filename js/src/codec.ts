@@ -921,7 +921,8 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const bytesOrText = asInput(input, 'validate');
     if (policy !== undefined) {
       // The checks need the keys as decoded strings: a parse (it validates as well) that
-      // keeps no value. Its syntax errors are validate's own.
+      // builds no arrays or objects (BuildPolicy.discardValues). Its syntax errors are
+      // validate's own.
       try {
         parseInput(bytesOrText, undefined, policy);
       } catch (e) {
@@ -1113,7 +1114,7 @@ function policyOf(arg: unknown, fn: 'parse' | 'validate'): BuildPolicy | undefin
     }
   }
   if (duplicates !== 'error' && protoKeys === KEEP && constructorKeys === KEEP && maxDepth === Infinity) return undefined;
-  return { duplicateKeys: duplicates === 'error', protoKeys, constructorKeys, maxDepth };
+  return { duplicateKeys: duplicates === 'error', protoKeys, constructorKeys, maxDepth, discardValues: fn === 'validate' };
 }
 
 function keyAction(action: unknown, name: string, fn: 'parse' | 'validate'): KeyAction {

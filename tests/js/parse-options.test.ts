@@ -1,10 +1,11 @@
 // parse(text, { duplicateKeys, protoAction, constructorAction, maxDepth }): the checking
 // options, against the model in support/checked-parse.ts. Without these options parse is
-// JSON.parse (the other suites); with them, values and errors must match the model.
+// JSON.parse (the other suites); with them, values and errors must match the model, and
+// validate() with the same options must say what parse says.
 import { describe, expect, it } from 'vitest';
-import { parse, type JsonSyntaxError } from 'wasmjson';
+import { parse, type Codec, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
-import { checkedParse as model, compareWithModel, type Policy } from './support/checked-parse.js';
+import { checkedParse as model, compareWithModel, type Outcome, type Policy } from './support/checked-parse.js';
 import { jsonDiff, randomDocument, randomOptions, Rng } from './support/random-json.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -36,10 +37,26 @@ const CASES = [
   '[1,[2,[3,[4,[5,[6,[7]]]]]]]',
   '{"é😀":1,"é😀":2}',
   ' { "__proto__" : 1 , "__proto__" : 2 } ',
+  // (Once parses have made a constructor for the shape {prototype}, validate must still see its key.)
+  '[{"prototype":1},{"prototype":2},{"constructor":{"prototype":3}}]',
   '"just a string"',
   '[]',
   '{}',
 ];
+
+/**
+ * '' when validate(), with the same checks, says what the model says of `text` (or of its
+ * UTF-8 when `bytes`): valid, or the same error code at the same offset; else what differs.
+ */
+function validateAgrees(codec: Codec, text: string, policy: Policy, expected: Outcome, bytes: boolean): string {
+  const r = codec.validate(bytes ? utf8(text) : text, { ...policy, explain: true });
+  const plain = codec.validate(bytes ? utf8(text) : text, policy);
+  if (plain !== r.valid) return `validate said ${plain}, with explain ${r.valid}`;
+  if (!('code' in expected)) return r.valid ? '' : `validate: ${r.error.code} at ${r.error.offset}, expected valid`;
+  const offset = bytes ? utf8(text.slice(0, expected.offset)).length : expected.offset;
+  if (r.valid) return `validate: valid, expected ${expected.code} at ${offset}`;
+  return r.error.code === expected.code && r.error.offset === offset ? '' : `validate: ${r.error.code} at ${r.error.offset}, expected ${expected.code} at ${offset}`;
+}
 
 for (const flavor of FLAVORS) {
   describe(`parse checking options (${flavor})`, async () => {
@@ -60,6 +77,10 @@ for (const flavor of FLAVORS) {
           for (const [label, run, bytes] of checks) {
             const d = compareWithModel(run, expected, text, bytes);
             if (d) failures.push(`${label} ${id}: ${d}`);
+          }
+          for (const bytes of [false, true]) {
+            const d = validateAgrees(codec, text, policy, expected, bytes);
+            if (d) failures.push(`${bytes ? 'bytes' : 'string'} ${id}: ${d}`);
           }
         }
       }
@@ -86,6 +107,8 @@ for (const flavor of FLAVORS) {
         ] as const) {
           const d = compareWithModel(run, expected, text, bytes);
           if (d) failures.push(`#${n} ${label} ${JSON.stringify(policy)}: ${d}`);
+          const v = validateAgrees(codec, text, policy, expected, bytes);
+          if (v) failures.push(`#${n} ${label} ${JSON.stringify(policy)}: ${v}`);
         }
       }
       expect(failures).toEqual([]);

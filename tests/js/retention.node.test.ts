@@ -2,6 +2,8 @@
 // scratch arrays (JS heap) and buffers (wasm memory) grow with the largest document they
 // have held, and a later call that does not need that room gives it back. Node only
 // (forced collections; the wasm memory taken from WebAssembly.instantiate).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +54,34 @@ describe('heap kept after large calls', () => {
     expect(codec.stringify({ b: [2] })).toBe('{"b":[2]}');
     // Kept, the walk's arrays for 100,000 levels were about 8 MB.
     expect((heapUsed() - before) / MB).toBeLessThan(3);
+  });
+});
+
+describe('validate with checks keeps no value', () => {
+  // A child process with a 48 MB heap: 1,000,000 objects in 42 MB of bytes, whose value
+  // (about 150 MB) that heap cannot hold. validate with checks builds none of it: every
+  // flavor's answer comes back, where building the value ends in V8's heap-out-of-memory abort.
+  it('validates 1,000,000 objects with every check in a heap too small for their value', () => {
+    const entry = fileURLToPath(new URL('../../dist/node.mjs', import.meta.url));
+    const script = `
+      import { load } from ${JSON.stringify(entry)};
+      const unit = new TextEncoder().encode('{"a":1,"b":"xy","c":[1,2],"d":{"e":null}},');
+      const n = 1_000_000;
+      const bytes = new Uint8Array(1 + unit.length * n + 2);
+      bytes[0] = 0x5b;
+      bytes.set(unit, 1);
+      for (let filled = 1; filled < n; filled *= 2) bytes.copyWithin(1 + unit.length * filled, 1, 1 + unit.length * Math.min(filled, n - filled));
+      bytes.set([0x30, 0x5d], 1 + unit.length * n);
+      const checks = { duplicateKeys: 'error', protoAction: 'error', constructorAction: 'error', maxDepth: 8 };
+      const answers = [];
+      for (const flavor of ['simd128', 'swar64']) {
+        const codec = await load({ flavor });
+        answers.push(codec.validate(bytes, checks), codec.validate(bytes, { ...checks, maxDepth: 2 }));
+      }
+      console.log(answers.join());`;
+    const r = spawnSync(process.execPath, ['--max-old-space-size=48', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('true,false,true,false');
   });
 });
 

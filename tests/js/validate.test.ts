@@ -147,6 +147,19 @@ for (const flavor of FLAVORS) {
       expect(() => codec.validate('[', { duplicateKeys: 'yes' as never })).toThrow(TypeError);
     });
 
+    it('with checks, builds no value yet reads the keys of objects whose shape is cached', () => {
+      // Parses make a constructor for the shape {prototype} and mark its keys checked,
+      // so a parse keeps no key for it; validate's constructor check needs the key.
+      for (let i = 0; i < 5; i++) codec.parse('[{"prototype":1},{"prototype":2}]', { maxDepth: 9 });
+      expect(codec.validate('{"k":{"j":1}}', { maxDepth: 5 })).toBe(true);
+      const text = '{"constructor":{"prototype":3}}';
+      expect(codec.validate(text, { constructorAction: 'error' })).toBe(false);
+      expect(codec.validate(text, { constructorAction: 'remove' })).toBe(true);
+      expect(codec.validate(`[${text}]`, { constructorAction: 'error', maxDepth: 3 })).toBe(false);
+      expect(codec.validate(`[${text}]`, { constructorAction: 'error', maxDepth: 2 })).toBe(false);
+      expect(codec.validate(`[[1,2],{"constructor":[{"prototype":1}]},"s"]`, { constructorAction: 'error' })).toBe(true);
+    });
+
     it('reads each option once, as parse does (getters run once per call)', () => {
       for (const fn of ['validate', 'parse'] as const) {
         const reads: string[] = [];
