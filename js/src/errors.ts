@@ -50,6 +50,15 @@ const CODES: readonly (ErrorCode | undefined)[] = [
   // 18, out of memory, is no syntax error: callers throw outOfMemory() instead.
 ];
 
+// Every ErrorCode, for the constructor's check of its arguments.
+const KNOWN_CODES: ReadonlySet<unknown> = new Set<ErrorCode>([
+  ...(CODES.filter((c) => c !== undefined) as ErrorCode[]),
+  'DUPLICATE_KEY',
+  'FORBIDDEN_PROTO',
+  'FORBIDDEN_CONSTRUCTOR',
+  'TOO_DEEP',
+]);
+
 const PHRASES: Partial<Record<ErrorCode, string>> = {
   EXPECTED_PROPERTY_NAME_OR_BRACE: "Expected property name or '}' in JSON",
   EXPECTED_PROPERTY_NAME: 'Expected double-quoted property name in JSON',
@@ -140,6 +149,7 @@ export class JsonSyntaxError extends SyntaxError {
    * `detail`: the duplicate key (DUPLICATE_KEY), the depth limit (TOO_DEEP).
    */
   constructor(code: ErrorCode, offset: number, source: ErrorSource, at?: { line: number; column: number }, detail?: string) {
+    checkArguments(code, offset, source);
     const { line, column } = at ?? lineAndColumn(source, offset);
     const excerpt = excerptAt(source, offset);
     super(message(code, offset, line, column, source, detail));
@@ -148,6 +158,20 @@ export class JsonSyntaxError extends SyntaxError {
     this.line = line;
     this.column = column;
     this.excerpt = excerpt;
+  }
+}
+
+/**
+ * The class is public (for instanceof, and for code that makes its own): what it is given
+ * must describe a place in JSON text, else it says so instead of failing inside.
+ */
+function checkArguments(code: unknown, offset: unknown, source: unknown): asserts source is ErrorSource {
+  if (!KNOWN_CODES.has(code)) throw new TypeError(`wasmjson.JsonSyntaxError: unknown code ${String(code)} (see ErrorCode)`);
+  if (typeof source !== 'string' && !(source instanceof Uint8Array)) {
+    throw new TypeError('wasmjson.JsonSyntaxError: the source must be the JSON text (a string or a Uint8Array)');
+  }
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0 || offset > source.length) {
+    throw new RangeError(`wasmjson.JsonSyntaxError: the offset must be an index into the source (0 to ${source.length}), got ${String(offset)}`);
   }
 }
 

@@ -301,17 +301,23 @@ function returnSlot(slot: Slot): void {
   if (pooledSlots < SLOT_POOL_MAX) slotPool[pooledSlots++] = slot;
 }
 
+/** The first argument of LazyNode's constructor when this module calls it. */
+const MADE_HERE: unique symbol = Symbol('LazyNode');
+
 /** One value of a lazy document: a container to explore, or (via get/at) a primitive. */
 export class LazyNode {
-  /** (Made by lazy() and by lookups; not to be called directly.) */
+  /** (Made by lazy() and by lookups only: `new LazyNode()` is a TypeError.) */
   constructor(
+    token: typeof MADE_HERE,
     private readonly doc: LazyDocument,
     private readonly offset: number,
     /** 'object' or 'array'. */
     readonly kind: 'object' | 'array',
     /** What this node is a member of: KIND_OBJECT, KIND_ARRAY or ROOT. */
     private readonly within: number,
-  ) {}
+  ) {
+    if (token !== MADE_HERE) throw new TypeError('wasmjson: LazyNode is made by lazy() and its lookups, not by new (it is exported for instanceof)');
+  }
 
   /** The child under a key (objects) or index (arrays): a LazyNode for containers, else its value. */
   get(key: string | number): LazyValue | undefined {
@@ -509,7 +515,7 @@ export class LazyNode {
 
 /** The node of the object or array (kind KIND_OBJECT or KIND_ARRAY) at offset, typed by its kind. */
 function containerNode(doc: LazyDocument, offset: number, kind: number, within: number): LazyArrayNode | LazyObjectNode {
-  return new LazyNode(doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within) as LazyArrayNode | LazyObjectNode;
+  return new LazyNode(MADE_HERE, doc, offset, kind === KIND_OBJECT ? 'object' : 'array', within) as LazyArrayNode | LazyObjectNode;
 }
 
 const QUICK_SCALAR_BYTES = 256;

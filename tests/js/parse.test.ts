@@ -97,6 +97,30 @@ describe('string input routes (InitOptions.stringInput)', () => {
   });
 });
 
+describe('JsonSyntaxError made by code of its own', () => {
+  it('describes the place it is given, and says what is wrong with arguments that are no place', () => {
+    const e = new JsonSyntaxError('UNEXPECTED_CHARACTER', 3, '[1,x]');
+    expect(e).toBeInstanceOf(SyntaxError);
+    expect([e.code, e.offset, e.line, e.column]).toEqual(['UNEXPECTED_CHARACTER', 3, 1, 4]);
+    expect(e.message).toBe((attempt(() => JSON.parse('[1,x]')) as { error: Error }).error.message);
+    expect(new JsonSyntaxError('TOO_DEEP', 1, new TextEncoder().encode('[[1]]'), undefined, '1').message).toContain('deeper than 1');
+    const Made = JsonSyntaxError as unknown as new (...args: unknown[]) => JsonSyntaxError;
+    const bad: [unknown[], RegExp][] = [
+      [[], /unknown code undefined/],
+      [['oops'], /unknown code oops/],
+      [['UNEXPECTED_END'], /the source must be the JSON text/],
+      [['UNEXPECTED_END', 0, { length: 3 }], /the source must be the JSON text/],
+      [['UNEXPECTED_END', 4, '[1]'], /the offset must be an index into the source \(0 to 3\), got 4/],
+      [['UNEXPECTED_END', -1, '[1]'], /got -1/],
+      [['UNEXPECTED_END', 1.5, '[1]'], /got 1.5/],
+      [['UNEXPECTED_END', '1', '[1]'], /got 1/],
+    ];
+    for (const [args, message] of bad) expect(() => new Made(...args), JSON.stringify(args)).toThrow(message);
+    expect(() => new Made(Symbol('s'))).toThrow(TypeError);
+    expect(() => new Made('UNEXPECTED_END', 9, '[1]')).toThrow(RangeError);
+  });
+});
+
 describe('parse: drop-in for JSON.parse (top-level export)', () => {
   it('looks like JSON.parse: name, length, no prototype, not a constructor, same results when substituted', () => {
     const parse = exportedParse as ParseFn;
