@@ -136,13 +136,22 @@ async function instantiate(source: WasmSource, platform: Platform): Promise<WebA
   const response = await (source as Response | Promise<Response>);
   if (!isResponseLike(response)) throw new TypeError(`wasmjson: the promise for the wasm gave ${objectToString.call(response)}, not a Response`);
   // (A Response made by the page, not fetched, has no URL.)
-  if (!response.ok) throw new Error(`wasmjson: could not load ${response.url || 'the given Response'}: HTTP ${response.status}`);
-  // (Streamed when it says it is wasm; a Response-like object may have no headers.)
-  if (typeof WebAssembly.instantiateStreaming === 'function' &&
-      typeof response.headers?.get === 'function' && response.headers.get('content-type')?.startsWith('application/wasm')) {
-    return (await WebAssembly.instantiateStreaming(response, IMPORTS)).instance;
+  const name = response.url || 'the given Response';
+  if (!response.ok) throw new Error(`wasmjson: could not load ${name}: HTTP ${response.status}`);
+  try {
+    // (Streamed when it says it is wasm; a Response-like object may have no headers.)
+    if (typeof WebAssembly.instantiateStreaming === 'function' &&
+        typeof response.headers?.get === 'function' && response.headers.get('content-type')?.startsWith('application/wasm')) {
+      return (await WebAssembly.instantiateStreaming(response, IMPORTS)).instance;
+    }
+    return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
+  } catch (e) {
+    // A body cut off part way is the engine's bare TypeError ('terminated' in Node,
+    // 'network error' in Chromium): named with where it came from. Wasm that is not
+    // valid stays WebAssembly's own error.
+    if (e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError || e instanceof WebAssembly.RuntimeError) throw e;
+    throw new Error(`wasmjson: could not load ${name}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
-  return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
 }
 
 /**

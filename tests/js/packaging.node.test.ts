@@ -2,6 +2,8 @@
 // flavor can be forced by environment, and CommonJS works synchronously.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -266,6 +268,44 @@ describe('Node entry points', () => {
     const { loadSync, initSync } = await import('wasmjson');
     for (const f of [loadSync, initSync]) expect(() => f({ wasm: bytes } as never)).toThrow(/read the packaged \.wasm files/);
     expect(implementation().flavor).toBe('simd128');
+  });
+
+  it('a download cut off part way is named with its URL (streamed or not); wasm that does not compile keeps its CompileError', async () => {
+    const { load } = await import('wasmjson');
+    const bytes = readFileSync(dist + 'wasmjson-simd128.wasm');
+    // Says the whole length, sends a fifth of it, then drops the connection.
+    const server = createServer((req, res) => {
+      const type = req.url!.startsWith('/streamed/') ? 'application/wasm' : 'application/octet-stream';
+      res.writeHead(200, { 'content-type': type, 'content-length': String(bytes.length) });
+      res.write(bytes.subarray(0, bytes.length / 5), () => res.destroy());
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      for (const url of [`${base}streamed/w.wasm`, `${base}plain/w.wasm`]) {
+        const said = (e: unknown) => [(e as Error).message, ((e as Error).cause as Error)?.name];
+        const escaped = url.replace(/[./]/g, '\\$&');
+        for (const wasm of [url, new URL(url), fetch(url)]) {
+          const e = await load({ wasm }).then(() => undefined, (error: unknown) => error);
+          expect(said(e)).toEqual([expect.stringMatching(new RegExp(`^wasmjson: could not load ${escaped}: \\S`)), 'TypeError']);
+        }
+      }
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+    const failing = new ReadableStream({
+      start(c) {
+        c.enqueue(bytes.subarray(0, 1000));
+        c.error(new TypeError('gone'));
+      },
+    });
+    await expect(load({ wasm: new Response(failing, { headers: { 'content-type': 'application/wasm' } }) })).rejects.toThrow(
+      /^wasmjson: could not load the given Response: gone$/,
+    );
+    for (const type of ['application/wasm', 'application/octet-stream']) {
+      const cut = new Response(bytes.subarray(0, 1000), { headers: { 'content-type': type } });
+      await expect(load({ wasm: cut })).rejects.toBeInstanceOf(WebAssembly.CompileError);
+    }
   });
 
   it('package.json exports map resolves every condition to a built file', () => {
