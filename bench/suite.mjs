@@ -100,28 +100,47 @@ export class Doc {
  */
 export function makeItem({ name, bytes, docs, source }) {
   let list = docs;
-  if (!list) list = /\.(ndjson|jsonl)$/i.test(name) ? splitLines(bytes) : [bytes];
+  // (Line numbers of the documents of a file split by line, for its errors.)
+  let lines;
+  if (!list) {
+    if (/\.(ndjson|jsonl)$/i.test(name)) ({ docs: list, lines } = splitLines(bytes));
+    else list = [bytes];
+  }
   const total = list.reduce((a, b) => a + b.length, 0);
   return {
     name,
     source: source ?? 'file',
     docs: list.map((b) => new Doc(b)),
+    lines,
     bytes: total,
     small: total / Math.max(1, list.length) <= SMALL_DOC_BYTES,
   };
 }
 
+/** The non-blank lines of bytes, each with its line number (from 1). */
 function splitLines(bytes) {
-  const out = [];
+  const docs = [];
+  const lines = [];
   let start = 0;
+  let line = 1;
   for (let i = 0; i <= bytes.length; i++) {
     if (i === bytes.length || bytes[i] === 10) {
-      const line = bytes.subarray(start, i);
-      if (line.some((b) => b !== 32 && b !== 9 && b !== 13)) out.push(line);
+      const text = bytes.subarray(start, i);
+      if (text.some((b) => b !== 32 && b !== 9 && b !== 13)) {
+        docs.push(text);
+        lines.push(line);
+      }
       start = i + 1;
+      line++;
     }
   }
-  return out;
+  return { docs, lines };
+}
+
+/** Where the k-th document of an item is, for a message ('' when the item is one document). */
+function documentPlace(item, k) {
+  if (item.lines) return `line ${item.lines[k]}: `;
+  return item.docs.length > 1 ? `document ${k + 1}: ` : '';
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1009,13 +1028,15 @@ export async function runSuite(items, codecs, host, options = {}) {
     const fileResult = { name: item.name, source: item.source, bytes: item.bytes, docs: item.docs.length, small: item.small, ops: {} };
     // Native must accept the file, or there is nothing to compare with.
     let nativeError = null;
+    let k = 0;
     try {
-      for (const d of item.docs) void d.value;
+      for (; k < item.docs.length; k++) void item.docs[k].value;
     } catch (e) {
       nativeError = e;
     }
     if (nativeError) {
-      fileResult.error = `JSON.parse rejects it: ${nativeError.message}`;
+      // (V8's position and line in the message are the document's own: a line's, in a file split by line.)
+      fileResult.error = `JSON.parse rejects ${documentPlace(item, k) || 'it: '}${nativeError.message}`;
       note({ file: item.name, message: `skipped: ${fileResult.error}` });
       results.files.push(fileResult);
       await host.onFile?.(fileResult, fi, items.length);
@@ -1068,7 +1089,7 @@ export async function runSuite(items, codecs, host, options = {}) {
         } catch (e) {
           problem = `threw ${e?.name ?? 'error'}: ${e?.message ?? e}`;
         }
-        if (problem && item.docs.length > 1) problem = `document ${i + 1}: ${problem}`;
+        if (problem) problem = documentPlace(item, i) + problem;
       }
       if (!problem) {
         ok.push(im);

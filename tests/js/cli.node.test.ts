@@ -410,6 +410,11 @@ describe('wasmjson bench', () => {
     const r = cli(['bench', 'bad.json', 'doc.json', ...quick, '--ops', 'validate']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/bad\.json.*JSON\.parse rejects it/);
+    // A file split by line names the line (V8's position in the message is the line's own).
+    file('bad.ndjson', '{"a":1}\n\n{"b":2}\n{"c":x}\n');
+    const lines = cli(['bench', 'bad.ndjson', 'doc.json', ...quick, '--ops', 'validate']);
+    expect(lines.code, lines.stderr).toBe(0);
+    expect(lines.stdout).toMatch(/bad\.ndjson: skipped: JSON\.parse rejects line 4: Unexpected token 'x'/);
   });
 
   it('bad options and missing files exit 2', () => {
