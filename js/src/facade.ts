@@ -146,8 +146,8 @@ async function instantiate(source: WasmSource, platform: Platform): Promise<WebA
     }
     return (await WebAssembly.instantiate(await response.arrayBuffer(), IMPORTS)).instance;
   } catch (e) {
-    // A body cut off part way is the engine's bare TypeError ('terminated' in Node,
-    // 'network error' in Chromium): named with where it came from. Wasm that is not
+    // A body cut off part way is the engine's bare TypeError ('terminated' in Node;
+    // Chromium has words of its own): named with where it came from. Wasm that is not
     // valid stays WebAssembly's own error.
     if (e instanceof WebAssembly.CompileError || e instanceof WebAssembly.LinkError || e instanceof WebAssembly.RuntimeError) throw e;
     throw new Error(`wasmjson: could not load ${name}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
