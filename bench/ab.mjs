@@ -88,7 +88,7 @@ async function wasmLevel(path) {
     }
     return () => {
       new Uint8Array(ex.memory.buffer).set(bytes, ptr);
-      return ex.wj_validate(ptr, bytes.length, 1);
+      return ex.wj_validate(ptr, bytes.length, 1, 0xffffffff); // (no depth limit)
     };
   };
 }

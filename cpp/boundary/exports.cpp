@@ -58,11 +58,18 @@ WJ_EXPORT uint32_t wj_kernel() { return active_kernel_id; }
 
 WJ_EXPORT size_t wj_error_offset() { return g_error_offset; }
 
+// Containers may nest max_depth deep; 0xFFFFFFFF: any depth (a wasm32 document cannot
+// nest deeper).
+static size_t depth_limit(uint32_t max_depth) {
+  return max_depth == 0xFFFFFFFFu ? wasmjson::kNoDepthLimit : max_depth;
+}
+
 // Validates data[0..len). The buffer must have len + wj_padding() bytes; this call
-// writes the padding. Returns an error code (0 = valid JSON).
-WJ_EXPORT uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags) {
+// writes the padding. Returns an error code (0 = valid JSON; too_deep: valid, but
+// nested deeper than max_depth).
+WJ_EXPORT uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags, uint32_t max_depth) {
   std::memset(data + len, 0, wasmjson::kPadding);
-  wasmjson::result r = wasmjson::validate<active_kernel>(data, len, flags, g_stack);
+  wasmjson::result r = wasmjson::validate<active_kernel>(data, len, flags, g_stack, depth_limit(max_depth));
   g_error_offset = r.offset;
   return static_cast<uint32_t>(r.code);
 }
@@ -143,8 +150,8 @@ WJ_EXPORT const reformat_report* wj_prettify_units(const uint8_t* units, size_t 
 
 // validate() of a string as its n UTF-16 units at `units` (an even address): an error
 // code, as wj_validate returns; wj_error_offset() then counts units.
-WJ_EXPORT uint32_t wj_validate_units(const uint8_t* units, size_t n) {
-  wasmjson::result r = wasmjson::validate_units<active_kernel>(units, n, g_narrowed, g_stack);
+WJ_EXPORT uint32_t wj_validate_units(const uint8_t* units, size_t n, uint32_t max_depth) {
+  wasmjson::result r = wasmjson::validate_units<active_kernel>(units, n, g_narrowed, g_stack, depth_limit(max_depth));
   g_error_offset = r.offset;
   return static_cast<uint32_t>(r.code);
 }

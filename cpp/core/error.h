@@ -32,6 +32,8 @@ enum class error_code : uint32_t {
   jcs_not_finite = 22,             // a number that is written reads as ±Infinity
   // prettify() only: the output would pass the caller's limit (the longest JS string).
   output_too_long = 23,
+  // validate() with a nesting limit (options.maxDepth): a container deeper than it.
+  too_deep = 24,
 };
 
 struct result {

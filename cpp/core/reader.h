@@ -17,6 +17,8 @@
 //       that recognises the key there (an ASCII key it predicted, with its closing quote)
 //       records it and returns the bytes it spans after p; 0 to have the key read as
 //       usual; kKeyAheadOutOfMemory aborts
+//   size_t max_depth; void too_deep(p)     p at each '[' or '{' nested deeper than
+//       max_depth (validate with options.maxDepth); reading goes on
 // Sinks for validation are empty and inline away entirely.
 #pragma once
 #include <cstddef>
@@ -170,6 +172,9 @@ class reader {
   static constexpr bool kSeesSeparators = requires(Sink& s) { s.comma(); };
   // Sinks that can recognise keys without the reader scanning them (the tape writer).
   static constexpr bool kKeysAhead = requires(Sink& s, const uint8_t* b) { s.key_ahead(b); };
+  // Sinks that limit nesting are told of containers too deep, and reading goes on: a
+  // syntax error anywhere comes first, as parse's checks run on a document already read.
+  static constexpr bool kLimitsDepth = requires(Sink& s, const uint8_t* b) { s.too_deep(b); };
 
  public:
   // Offsets are reported relative to `begin`; reading starts at begin + start (past a
@@ -200,6 +205,10 @@ class reader {
   value:
     switch (*p) {
       case '{':
+        // (The stack holds the open containers this one is in: all non-empty.)
+        if constexpr (kLimitsDepth) {
+          if (stack_.size() >= sink_.max_depth) sink_.too_deep(p);
+        }
         if (!sink_.begin_object(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == '}') {
@@ -219,6 +228,9 @@ class reader {
         }
         goto object_key;
       case '[':
+        if constexpr (kLimitsDepth) {
+          if (stack_.size() >= sink_.max_depth) sink_.too_deep(p);
+        }
         if (!sink_.begin_array(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == ']') {

@@ -385,9 +385,10 @@ result prettify(const uint8_t* data, size_t len, uint32_t flags, const uint8_t* 
 // validate() of a string's n UTF-16 units at `units` (even address): read narrowed, as
 // minify_units reads them (into `narrowed`). Error offsets are in units.
 template <class Kernel>
-result validate_units(const uint8_t* units, size_t n, growable<uint8_t>& narrowed, byte_stack& stack) {
+result validate_units(const uint8_t* units, size_t n, growable<uint8_t>& narrowed, byte_stack& stack,
+                      size_t max_depth = kNoDepthLimit) {
   if (!detail::narrow_into<Kernel>(units, n, narrowed)) return {error_code::out_of_memory, 0};
-  return validate<Kernel>(narrowed.data(), n, 0, stack);
+  return validate<Kernel>(narrowed.data(), n, 0, stack, max_depth);
 }
 
 // prettify() of a string's n UTF-16 units at `units` (even address, followed by at

@@ -2,7 +2,7 @@
 import { buildValue, checkNotBuilding, KEEP, KeyCache, PolicyViolation, REJECT, REMOVE, type BuildPolicy, type KeyAction, type ParseRecord, type TextSource } from './build.js';
 import { locateViolation } from './locate.js';
 import { codeName, JsonSyntaxError, outOfMemory, type ErrorSource } from './errors.js';
-import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, CODE_OUTPUT_TOO_LONG, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_NUMBERS_IN_JS_FORM, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
+import { CODE_JCS_LONE_SURROGATE, CODE_JCS_NOT_FINITE, CODE_OUTPUT_TOO_LONG, CODE_TOO_DEEP, NO_DEPTH_LIMIT, FLAG_BIGINTS_ALL, FLAG_BIGINTS_UNSAFE, FLAG_BYTE_OFFSETS, FLAG_IN_OBJECT, FLAG_NO_KEY_INTERNING, FLAG_NUMBERS_IN_JS_FORM, FLAG_SINGLE_VALUE, FLAG_SKIP_BOM, FLAG_STRING_HEAP, FLAG_WITH_SOURCE, type Flavor, type WasmExports } from './exports.js';
 import { CanonicalizationError, forbiddenIn } from './canonicalize.js';
 import { getPrototypeOf, isArray, jsonStringify } from './intrinsics.js';
 import type { WasmInstance } from './wasm-types.js';
@@ -23,8 +23,9 @@ export interface ValidateOptions {
   /** Return a ValidationResult that says why, instead of a boolean. */
   explain?: boolean;
   /**
-   * parse's checks for untrusted input (see ParseOptions): with any of them, validate
-   * parses the document (keeping no value), and what they refuse is invalid.
+   * parse's checks for untrusted input (see ParseOptions): what they refuse is invalid.
+   * maxDepth is checked in wasm; refusing keys (duplicates, `__proto__`, `constructor`)
+   * parses the document, keeping no value. ('remove' refuses nothing.)
    */
   duplicateKeys?: 'last' | 'error';
   protoAction?: 'ignore' | 'error' | 'remove';
@@ -242,7 +243,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     return syntaxError(code, byteOffset, source, ptr, bytes);
   }
 
-  function syntaxError(code: number, byteOffset: number, source: ErrorSource, ptr: number, len: number): JsonSyntaxError {
+  function syntaxError(code: number, byteOffset: number, source: ErrorSource, ptr: number, len: number, detail?: string): JsonSyntaxError {
     const r = wasm.wj_text_position(ptr, byteOffset) >>> 2;
     const i32 = memory.wide().i32;
     const line = i32[r] >>> 0;
@@ -253,10 +254,10 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     if (typeof source !== 'string') source = memory.bytes().subarray(ptr, ptr + len);
     if (typeof source === 'string') {
       const units = i32[r + 2] >>> 0;
-      return new JsonSyntaxError(codeName(code), units, source, { line, column: units - (i32[r + 3] >>> 0) + 1 });
+      return new JsonSyntaxError(codeName(code), units, source, { line, column: units - (i32[r + 3] >>> 0) + 1 }, detail);
     }
     const lineStart = Math.min(i32[r + 1] >>> 0, byteOffset);
-    return new JsonSyntaxError(codeName(code), byteOffset, source, { line, column: byteOffset - lineStart + 1 });
+    return new JsonSyntaxError(codeName(code), byteOffset, source, { line, column: byteOffset - lineStart + 1 }, detail);
   }
 
   function parse(text: unknown, reviverOrOptions?: Reviver | ParseOptions | null): unknown {
@@ -614,7 +615,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
    * the document is), or undefined when it has none (or validation ran out of memory).
    */
   function validationError(source: string | Uint8Array, ptr: number, len: number): JsonSyntaxError | undefined {
-    const code = wasm.wj_validate(ptr, len, inputFlags(source));
+    const code = wasm.wj_validate(ptr, len, inputFlags(source), NO_DEPTH_LIMIT);
     if (code === 0 || code === OUT_OF_MEMORY) return undefined;
     return syntaxError(code, wasm.wj_error_offset() >>> 0, source, ptr, len);
   }
@@ -919,10 +920,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const policy = policyOf(options, 'validate');
     const explain = !!optionOf(options, 'explain');
     const bytesOrText = asInput(input, 'validate');
-    if (policy !== undefined) {
-      // The checks need the keys as decoded strings: a parse (it validates as well) that
-      // builds no arrays or objects (BuildPolicy.discardValues). Its syntax errors are
-      // validate's own.
+    // (Removing keys leaves any document valid: only refusals and the depth count.)
+    if (policy !== undefined && (policy.duplicateKeys || policy.protoKeys === REJECT || policy.constructorKeys === REJECT)) {
+      // Those checks need the keys as decoded strings: a parse (it validates as well)
+      // that builds no arrays or objects (BuildPolicy.discardValues). Its syntax errors
+      // are validate's own.
       try {
         parseInput(bytesOrText, undefined, policy);
       } catch (e) {
@@ -933,10 +935,13 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     }
     // A two-byte string read as its units, as minify reads it (SIMD128): valid text is
     // told so at once; invalid text is read again as UTF-8, which finds and places the error.
+    // A nesting limit is checked in wasm: the first container too deep, unless the text
+    // has a syntax error anywhere (as parse's checks, which run on a document read).
+    const maxDepth = policy === undefined || policy.maxDepth > NO_DEPTH_LIMIT ? NO_DEPTH_LIMIT : policy.maxDepth;
     if (typeof bytesOrText === 'string' && narrows && memory.readsUnits(bytesOrText)) {
       const units = memory.acquireUnits(bytesOrText);
       try {
-        if (wasm.wj_validate_units(units.ptr, units.len) === 0) return explain ? { valid: true } : true;
+        if (wasm.wj_validate_units(units.ptr, units.len, maxDepth) === 0) return explain ? { valid: true } : true;
       } finally {
         memory.release(units);
       }
@@ -945,10 +950,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     let code: number;
     let error: JsonSyntaxError | undefined;
     try {
-      code = wasm.wj_validate(region.ptr, region.len, inputFlags(bytesOrText));
+      code = wasm.wj_validate(region.ptr, region.len, inputFlags(bytesOrText), maxDepth);
       // (Built while the document is still in wasm memory: its position is read there.)
       if (code !== 0 && code !== OUT_OF_MEMORY && explain) {
-        error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr, region.len);
+        const detail = code === CODE_TOO_DEEP ? String(policy!.maxDepth) : undefined;
+        error = syntaxError(code, wasm.wj_error_offset() >>> 0, bytesOrText, region.ptr, region.len, detail);
       }
     } finally {
       memory.release(region);

@@ -47,7 +47,16 @@ const CODES: readonly (ErrorCode | undefined)[] = [
   'TRAILING_CONTENT',
   'INVALID_UTF8',
   'LEADING_ZERO',
-  // 18, out of memory, is no syntax error: callers throw outOfMemory() instead.
+  // 18, out of memory, is no syntax error: callers throw outOfMemory() instead; 19 to 23
+  // are other calls' (cpp/core/error.h).
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  // wj_validate with a nesting limit (options.maxDepth).
+  'TOO_DEEP',
 ];
 
 // Every ErrorCode, for the constructor's check of its arguments.

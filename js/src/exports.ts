@@ -10,7 +10,7 @@ export interface WasmExports {
   wj_padding(): number;
   wj_kernel(): number;
   wj_error_offset(): number;
-  wj_validate(ptr: number, len: number, flags: number): number;
+  wj_validate(ptr: number, len: number, flags: number, maxDepth: number): number;
   /** Returns a pointer to the parse report (docs/BOUNDARY.md). */
   wj_parse(ptr: number, len: number, flags: number): number;
   wj_reset_keys(): void;
@@ -21,7 +21,7 @@ export interface WasmExports {
   /** minify of a string's n UTF-16 units at ptr, in place; returns a pointer to the reformat report (units). */
   wj_minify_units(ptr: number, n: number): number;
   /** validate of a string's n UTF-16 units at ptr: an error code (0: valid). */
-  wj_validate_units(ptr: number, n: number): number;
+  wj_validate_units(ptr: number, n: number, maxDepth: number): number;
   /** prettify of a string's n UTF-16 units at ptr with the indent's units; returns a pointer to the reformat report (units). */
   wj_prettify_units(ptr: number, n: number, indentPtr: number, indentUnits: number, maxOutput: number): number;
   /** Navigation (docs/BOUNDARY.md): each returns a pointer to the navigation report. */
@@ -81,6 +81,9 @@ export const CODE_JCS_LONE_SURROGATE = 21;
 export const CODE_JCS_NOT_FINITE = 22;
 /** wj_reformat's and wj_prettify_units's code for output that would pass their max_output. */
 export const CODE_OUTPUT_TOO_LONG = 23;
+/** wj_validate's max_depth for no limit, and its code for a container deeper than a limit. */
+export const NO_DEPTH_LIMIT = 0xffffffff;
+export const CODE_TOO_DEEP = 24;
 
 // The only import a standalone Emscripten module asks for; nothing to do on growth
 // because every view is re-checked before use (growth leaves old views empty).

@@ -23,7 +23,7 @@ extern "C" {
 void* wj_alloc(size_t size);
 void wj_free(void* p);
 size_t wj_padding();
-uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags);
+uint32_t wj_validate(uint8_t* data, size_t len, uint32_t flags, uint32_t max_depth);
 const void* wj_reformat(uint8_t* data, size_t len, uint32_t flags, const uint8_t* indent, size_t indent_len,
                         size_t max_output);
 }
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < kRuns; ++r) {
       // Each call may rewrite its buffer (minify works in place): a fresh copy each time.
       std::memcpy(buf, text.data(), len);
-      wj_validate(buf, len, 1);
+      wj_validate(buf, len, 1, 0xFFFFFFFFu);
       std::memcpy(buf, text.data(), len);
       wj_reformat(buf, len, 1, indent, 0, 0);
       std::memcpy(buf, text.data(), len);

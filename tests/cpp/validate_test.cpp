@@ -113,6 +113,69 @@ TYPED_TEST(ValidateTest, DeepNestingIsIterative) {
   EXPECT_EQ(r.offset, s.size());
 }
 
+// The first '[' or '{' deeper than max_depth in valid text, found by a plain scan
+// (brackets in strings skipped); npos when none.
+size_t first_too_deep(std::string_view text, size_t max_depth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// With a nesting limit: the first container deeper than it, empty or not (arrays of
+// numbers too), is too_deep at its offset (past a skipped BOM too), unless the text
+// has a syntax error anywhere, which comes first wherever it is.
+TYPED_TEST(ValidateTest, MaxDepthFindsTheFirstContainerTooDeep) {
+  const std::string docs[] = {
+      "[]", "{}", "[[]]", "[1,[2,[3,[4]]]]", "{\"a\":{\"b\":[]},\"c\":[[{}]]}", "[\"[[[\",{\"]\":[\"{{\"]}]",
+      "[[1,2],[3,[4,5]],{\"k\":[[[null]]]}]", " \n[ [ ] , { \"x\" : [ { } ] } ]\t", "\"[[\"", "7",
+      "\xEF\xBB\xBF[[1]]", std::string(40, '[') + std::string(40, ']')};
+  for (const std::string& text : docs) {
+    ASSERT_TRUE(this->valid(text)) << text;
+    size_t bom = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    for (size_t max = 0; max <= 42; ++max) {
+      padded_input in(text);
+      result r = validate<TypeParam>(in.data(), in.size(), kSkipBom, this->stack_, max);
+      size_t at = first_too_deep(std::string_view(text).substr(bom), max);
+      if (at == std::string_view::npos) {
+        EXPECT_TRUE(r.ok()) << text << " max " << max;
+      } else {
+        EXPECT_EQ(r.code, error_code::too_deep) << text << " max " << max;
+        EXPECT_EQ(r.offset, bom + at) << text << " max " << max;
+      }
+    }
+  }
+  // A syntax error after the container too deep, or before it, is what is reported.
+  for (std::string_view bad : {"[[[1]]],"sv, "[[[1]],x]"sv, "[x,[[1]]]"sv, "[[[1]]"sv}) {
+    padded_input in(bad);
+    result r = validate<TypeParam>(in.data(), in.size(), 0, this->stack_, 1);
+    result plain = this->check(bad, 0);
+    ASSERT_FALSE(plain.ok()) << bad;
+    EXPECT_EQ(r.code, plain.code) << bad;
+    EXPECT_EQ(r.offset, plain.offset) << bad;
+  }
+  // 1,000,000 levels with a limit of 999,999: the innermost '['.
+  std::string deep(1000000, '[');
+  deep.append(1000000, ']');
+  padded_input in(deep);
+  result r = validate<TypeParam>(in.data(), in.size(), 0, this->stack_, 999999);
+  EXPECT_EQ(r.code, error_code::too_deep);
+  EXPECT_EQ(r.offset, 999999u);
+  EXPECT_TRUE(validate<TypeParam>(in.data(), in.size(), 0, this->stack_, 1000000).ok());
+}
+
 // Every string length around the kernel widths, with the stop byte at every position.
 TYPED_TEST(ValidateTest, StringsAroundChunkBoundaries) {
   for (size_t n = 0; n < 70; ++n) {

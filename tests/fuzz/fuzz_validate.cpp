@@ -122,6 +122,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
 
+  // With a nesting limit (from the input's length): every kernel agrees, a syntax error
+  // is the one found without the limit, and valid text is too_deep or still valid.
+  size_t max_depth = size % 7;
+  result a = validate<scalar_kernel>(buf, size, kSkipBom, g_scalar_stack, max_depth);
+  result b = validate<swar64_kernel>(buf, size, kSkipBom, g_swar_stack, max_depth);
+  result c = validate<simd128_kernel>(buf, size, kSkipBom, g_simd_stack, max_depth);
+  if (!same(a, b)) fail("swar64 disagrees with scalar under a depth limit", buf, size, kSkipBom, "swar64", b);
+  if (!same(a, c)) fail("simd128 disagrees with scalar under a depth limit", buf, size, kSkipBom, "simd128", c);
+  if (skip.ok() ? !(a.ok() || a.code == error_code::too_deep) : !same(a, skip)) {
+    fail("a depth limit changed what is wrong with the text", buf, size, kSkipBom, "scalar", a);
+  }
+  if (a.code == error_code::too_deep && (a.offset >= size || (buf[a.offset] != '[' && buf[a.offset] != '{'))) {
+    fail("too_deep not at a '[' or '{'", buf, size, kSkipBom, "scalar", a);
+  }
+
   std::free(buf);
   return 0;
 }

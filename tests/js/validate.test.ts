@@ -160,6 +160,42 @@ for (const flavor of FLAVORS) {
       expect(codec.validate(`[[1,2],{"constructor":[{"prototype":1}]},"s"]`, { constructorAction: 'error' })).toBe(true);
     });
 
+    it('maxDepth (with or without removals) is checked in wasm with the answers and errors of parse', () => {
+      // One-byte and two-byte strings (SIMD128 reads two-byte text as its units first)
+      // and bytes with and without a BOM; a syntax error anywhere comes first.
+      const docs = [
+        '[]', '{"a":[{}],"b":[[1,2],[]]}', '[["é",{"ü":[["x"]]}],"[[[",{"{":"]"}]', ' [ [ 1 ] , [ [ 2 ] ] ] ',
+        '{"k":"' + 'é'.repeat(3000) + '","d":[[[[1]]]]}', '[' + '[1,"€"],'.repeat(500) + '[[[[[]]]]]]', '"no containers"',
+        '[[[1]]],', '[[[1]],x]', '[x,[[1]]]', '[[[1]]', '[[[' + '"é'.repeat(2000),
+      ];
+      const failures: string[] = [];
+      for (const text of docs) {
+        for (const maxDepth of [0, 1, 2, 3, 4, 5, 6, 100]) {
+          for (const extra of [{}, { protoAction: 'remove' }, { constructorAction: 'remove', protoAction: 'ignore' }]) {
+            const checks = { maxDepth, ...extra } as Record<string, unknown>;
+            for (const input of [text, utf8(text), new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(text)])]) {
+              let expected: JsonSyntaxError | undefined;
+              try {
+                codec.parse(input, checks);
+              } catch (e) {
+                expected = e as JsonSyntaxError;
+              }
+              const r = codec.validate(input, { ...checks, explain: true });
+              const got = r.valid ? 'valid' : `${r.error.code} at ${r.error.offset}: ${r.error.message}`;
+              const want = expected === undefined ? 'valid' : `${expected.code} at ${expected.offset}: ${expected.message}`;
+              if (got !== want || codec.validate(input, checks) !== r.valid) failures.push(`${JSON.stringify(checks)} ${typeof input} ${text.slice(0, 40)}: ${got} / ${want}`);
+            }
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(codec.validate('[[1]]', { maxDepth: 1, explain: true })).toMatchObject({ valid: false, error: { code: 'TOO_DEEP', offset: 1, line: 1, column: 2 } });
+      // 1,000,000 levels: the innermost '[' is one too deep.
+      const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
+      expect(codec.validate(deep, { maxDepth: 999_999, explain: true })).toMatchObject({ valid: false, error: { code: 'TOO_DEEP', offset: 999_999 } });
+      expect(codec.validate(deep, { maxDepth: 1_000_000 })).toBe(true);
+    });
+
     it('reads each option once, as parse does (getters run once per call)', () => {
       for (const fn of ['validate', 'parse'] as const) {
         const reads: string[] = [];
