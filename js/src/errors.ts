@@ -21,7 +21,7 @@ export type ErrorCode =
   | 'TRAILING_CONTENT'
   | 'INVALID_UTF8'
   | 'LEADING_ZERO'
-  // From parse's checking options (not wasm codes).
+  // From parse's checking options (not wasm codes, but for validate's maxDepth).
   | 'DUPLICATE_KEY'
   | 'FORBIDDEN_PROTO'
   | 'FORBIDDEN_CONSTRUCTOR'
@@ -65,7 +65,6 @@ const KNOWN_CODES: ReadonlySet<unknown> = new Set<ErrorCode>([
   'DUPLICATE_KEY',
   'FORBIDDEN_PROTO',
   'FORBIDDEN_CONSTRUCTOR',
-  'TOO_DEEP',
 ]);
 
 const PHRASES: Partial<Record<ErrorCode, string>> = {
