@@ -21,8 +21,9 @@ namespace detail {
 
 // A limit on prettify's output (its units) and whether the output reached it: set and
 // read around a run by begin_output_limit and end_output_limit (no call interleaves: no
-// export calls back into JS), checked by grow_output. Globals rather than the writer's: only the slow path reads
-// them, and the writer keeps every value it holds live through the reader loop.
+// export calls back into JS), checked by grow_output. Globals rather than the writer's:
+// only the slow path reads them, and the writer keeps every value it holds live through
+// the reader loop.
 inline size_t output_max_units = SIZE_MAX;
 inline bool output_too_long = false;
 

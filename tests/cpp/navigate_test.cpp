@@ -12,6 +12,7 @@
 #include "core/padded_input.h"
 #include "kernels.h"
 #include "shared_files.h"
+#include "../support/bracket_scan.h"
 
 using namespace wasmjson;
 
@@ -24,22 +25,9 @@ namespace {
 // Byte by byte: strings (with escapes) hide their brackets; the end is where the depth
 // returns to zero. nullptr when the document ends first.
 const uint8_t* reference_skip(const uint8_t* p, const uint8_t* end) {
-  long depth = 0;
-  bool in_string = false;
-  for (; p < end; ++p) {
-    uint8_t c = *p;
-    if (in_string) {
-      if (c == '\\') ++p;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      if (--depth == 0) return p + 1;
-    }
-  }
-  return nullptr;
+  size_t n = static_cast<size_t>(end - p);
+  size_t i = testing_support::scan_brackets(p, n, [](size_t, long depth) { return depth != 0; });
+  return i < n ? p + i + 1 : nullptr;
 }
 
 // Every container's skip agrees with the reference: scanned, and looked up in the

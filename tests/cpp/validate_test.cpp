@@ -5,6 +5,7 @@
 #include "core/validate.h"
 #include "kernels.h"
 #include "shared_files.h"
+#include "../support/bracket_scan.h"
 
 using namespace wasmjson;
 using namespace std::literals;
@@ -113,25 +114,12 @@ TYPED_TEST(ValidateTest, DeepNestingIsIterative) {
   EXPECT_EQ(r.offset, s.size());
 }
 
-// The first '[' or '{' deeper than max_depth in valid text, found by a plain scan
+// The first '[' or '{' deeper than max_depth in valid text, found by the reference scan
 // (brackets in strings skipped); npos when none.
 size_t first_too_deep(std::string_view text, size_t max_depth) {
-  size_t depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return std::string_view::npos;
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  size_t i = ts::scan_brackets(p, text.size(), [&](size_t, long depth) { return static_cast<size_t>(depth) <= max_depth; });
+  return i < text.size() ? i : std::string_view::npos;
 }
 
 // With a nesting limit: the first container deeper than it, empty or not (arrays of

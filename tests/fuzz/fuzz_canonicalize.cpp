@@ -37,6 +37,7 @@
 // code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
 #define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/bracket_scan.h"
 #include "../support/jcs_reference.h"
 
 using namespace wasmjson;
@@ -187,22 +188,12 @@ ORACLE void check_output_shape(const std::string& out) {
 
 // Nesting depth of valid JSON text.
 ORACLE int depth_of(const uint8_t* p, size_t n) {
-  int depth = 0, max = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < n; ++i) {
-    uint8_t c = p[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max) max = depth;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return max;
+  long max = 0;
+  testing_support::scan_brackets(p, n, [&](size_t, long depth) {
+    if (depth > max) max = depth;
+    return true;
+  });
+  return static_cast<int>(max);
 }
 
 // What of v RFC 8785 cannot write: bit 0 a lone surrogate (in a string or a kept key),
