@@ -37,6 +37,7 @@ using namespace wasmjson;
 #define ORACLE __attribute__((no_sanitize("coverage")))
 #define WASMJSON_REFERENCE_FN ORACLE
 #include "../support/number_reference.h"
+#include "../support/parse_state.h"
 
 namespace {
 
@@ -59,13 +60,7 @@ ORACLE std::string bits_text(double d) {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
 
-struct parser_state {
-  byte_stack stack;
-  tape_buffers tape;
-  key_table keys;
-  shape_table shapes;
-};
-parser_state g_parsers[3];
+testing_support::parse_state g_parsers[3];
 
 // The one number a tape holds, or false when the document is not a single number.
 bool tape_number(const tape_buffers& t, double& d) {
@@ -82,11 +77,8 @@ bool tape_number(const tape_buffers& t, double& d) {
 
 // Parses text[0..len) with kernel K; true with the value when it is one JSON number.
 template <class K>
-bool parse_number(parser_state& s, const uint8_t* text, size_t len, double& d) {
-  s.keys.reset();
-  s.shapes.reset();
-  result r = parse<K>(text, len, 0, s.stack, s.tape, s.keys, s.shapes);
-  return r.ok() && tape_number(s.tape, d);
+bool parse_number(testing_support::parse_state& s, const uint8_t* text, size_t len, double& d) {
+  return s.fresh_parse<K>(text, len, 0).ok() && tape_number(s.tape, d);
 }
 
 // The value every kernel reads from text (padded); false when it is not one JSON number

@@ -35,6 +35,7 @@
 #include "kernels/kernel_scalar.h"
 #include "kernels/kernel_simd128.h"
 #include "kernels/kernel_swar64.h"
+#include "../support/parse_state.h"
 #include "../support/tape_text.h"
 
 using namespace wasmjson;
@@ -48,12 +49,7 @@ namespace {
   __builtin_trap();
 }
 
-struct state {
-  byte_stack stack;
-  tape_buffers tape;
-  key_table keys;
-  shape_table shapes;
-};
+using state = testing_support::parse_state;
 
 template <class K>
 result run_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags) {
@@ -61,7 +57,7 @@ result run_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags) {
     s.keys.reset();
     s.shapes.reset();
   }
-  result r = parse<K>(buf, len, flags, s.stack, s.tape, s.keys, s.shapes);
+  result r = s.parse<K>(buf, len, flags);
   if (!r.ok()) {
     s.keys.reset();
     s.shapes.reset();
@@ -72,9 +68,7 @@ result run_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags) {
 // Tapes are compared from fresh tables: key ids depend on history.
 template <class K>
 void fresh_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags, result& r) {
-  s.keys.reset();
-  s.shapes.reset();
-  r = parse<K>(buf, len, flags, s.stack, s.tape, s.keys, s.shapes);
+  r = s.fresh_parse<K>(buf, len, flags);
 }
 
 // Equal contents of two buffers of n elements (an empty buffer may have no storage at

@@ -44,6 +44,7 @@ using namespace wasmjson;
 // code under test, and tracing them cost more time than the code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
 #define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/parse_state.h"
 #include "../support/tape_text.h"
 #include "../support/utf8_reference.h"
 
@@ -418,21 +419,11 @@ ORACLE void compare(const document& want, const document& got, const char* what)
   }
 }
 
-struct parser_state {
-  byte_stack stack;
-  tape_buffers tape;
-  key_table keys;
-  shape_table shapes;
-};
-parser_state g_parser;
+testing_support::parse_state g_parser;
 
 // Parses text (fresh tables, byte offsets) into d; false when it is not valid JSON.
 bool parse_into(const uint8_t* text, size_t len, uint32_t flags, bool expected, document& d) {
-  g_parser.keys.reset();
-  g_parser.shapes.reset();
-  result r = parse<simd128_kernel>(text, len, flags | kByteOffsets, g_parser.stack, g_parser.tape, g_parser.keys,
-                                   g_parser.shapes);
-  if (!r.ok()) return false;
+  if (!g_parser.fresh_parse<simd128_kernel>(text, len, flags | kByteOffsets).ok()) return false;
   read_tape(g_parser.tape, text, len, expected, d);
   return true;
 }

@@ -45,6 +45,7 @@ using namespace wasmjson;
 // code under test, and tracing them cost more time than the code under test.
 #define ORACLE __attribute__((no_sanitize("coverage")))
 #define WASMJSON_REFERENCE_FN ORACLE
+#include "../support/parse_state.h"
 #include "../support/tape_text.h"
 #include "../support/utf8_reference.h"
 
@@ -168,13 +169,7 @@ void check_escape_utf8(const units& u, const bytes& text, const bytes& expected)
     fail("escape_utf8: kOutputNonAscii wrong", u, got, expected);
 }
 
-struct parser_state {
-  byte_stack stack;
-  tape_buffers tape;
-  key_table keys;
-  shape_table shapes;
-};
-parser_state g_parsers[3];
+testing_support::parse_state g_parsers[3];
 
 // The code units a parsed one-string document holds; false when it is not one.
 bool decoded_string(const tape_buffers& t, const uint8_t* text, units& out) {
@@ -194,16 +189,15 @@ bool decoded_string(const tape_buffers& t, const uint8_t* text, units& out) {
 }
 
 template <class K>
-bool parse_string(parser_state& s, const uint8_t* text, size_t len, units& out, bool& escaped_surrogate) {
-  s.keys.reset();
-  s.shapes.reset();
-  result r = parse<K>(text, len, kByteOffsets, s.stack, s.tape, s.keys, s.shapes);
+bool parse_string(testing_support::parse_state& s, const uint8_t* text, size_t len, units& out,
+                  bool& escaped_surrogate) {
+  result r = s.fresh_parse<K>(text, len, kByteOffsets);
   escaped_surrogate = s.tape.escaped_surrogate;
   return r.ok() && decoded_string(s.tape, text, out);
 }
 
 template <class K>
-void check_unescape(parser_state& s, const units& u, const bytes& escaped, bool lone) {
+void check_unescape(testing_support::parse_state& s, const units& u, const bytes& escaped, bool lone) {
   bytes quoted = "\"" + escaped + "\"";
   padded_input text(quoted);
   result v = validate<K>(text.data(), text.size(), 0, s.stack);
