@@ -205,10 +205,7 @@ class reader {
   value:
     switch (*p) {
       case '{':
-        // (The stack holds the open containers this one is in: all non-empty.)
-        if constexpr (kLimitsDepth) {
-          if (stack_.size() >= sink_.max_depth) sink_.too_deep(p);
-        }
+        note_depth(p);
         if (!sink_.begin_object(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == '}') {
@@ -228,9 +225,7 @@ class reader {
         }
         goto object_key;
       case '[':
-        if constexpr (kLimitsDepth) {
-          if (stack_.size() >= sink_.max_depth) sink_.too_deep(p);
-        }
+        note_depth(p);
         if (!sink_.begin_array(pos16(p))) return oom(p);
         p = skip_whitespace(p + 1);
         if (*p == ']') {
@@ -381,6 +376,14 @@ class reader {
   size_t pos(const uint8_t* p) const { return static_cast<size_t>(p - begin_); }
   // Valid outside strings, where delta16_ is up to date.
   size_t pos16(const uint8_t* p) const { return pos(p) - delta16_; }
+
+  // A container opens at p: sinks that limit nesting hear of it when it is too deep.
+  // (The stack holds the open containers it is in: all non-empty.)
+  WASMJSON_INLINE void note_depth(const uint8_t* p) {
+    if constexpr (kLimitsDepth) {
+      if (stack_.size() >= sink_.max_depth) sink_.too_deep(p);
+    }
+  }
 
   // Every failure funnels through here (the cold work in detail::failure_at, which
   // takes values, not `this`: a reader whose address reached a call could not keep its
