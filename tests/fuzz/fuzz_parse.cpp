@@ -65,11 +65,6 @@ result run_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags) {
   return r;
 }
 
-// Tapes are compared from fresh tables: key ids depend on history.
-template <class K>
-void fresh_parse(state& s, const uint8_t* buf, size_t len, uint32_t flags, result& r) {
-  r = s.fresh_parse<K>(buf, len, flags);
-}
 
 // Equal contents of two buffers of n elements (an empty buffer may have no storage at
 // all: memcmp must not be given its null pointer).
@@ -212,8 +207,7 @@ void check_key_ids(const uint8_t* buf, size_t size, const uint8_t* data) {
     return;
   }
   std::vector<std::vector<uint8_t>> got = raw_keys(g_persist.tape, buf, true, data, size);
-  result rp;
-  fresh_parse<swar64_kernel>(g_plain, buf, size, uint32_t{kSkipBom} | kByteOffsets | kNoKeyInterning, rp);
+  result rp = g_plain.fresh_parse<swar64_kernel>(buf, size, uint32_t{kSkipBom} | kByteOffsets | kNoKeyInterning);
   if (!rp.ok()) fail("flags changed the verdict", data, size);
   if (got != raw_keys(g_plain.tape, buf, false, data, size)) fail("key ids stand for other keys", data, size);
 }
@@ -244,16 +238,15 @@ size_t integer_texts(const tape_buffers& t, const uint8_t* doc, bool unsafe_only
 }
 state g_bigint;
 void check_bigints(const uint8_t* buf, size_t size, const uint8_t* data) {
-  result r;
-  fresh_parse<swar64_kernel>(g_bigint, buf, size, uint32_t{kSkipBom} | kByteOffsets | kBigIntsUnsafe, r);
+  result r = g_bigint.fresh_parse<swar64_kernel>(buf, size, uint32_t{kSkipBom} | kByteOffsets | kBigIntsUnsafe);
   if (!r.ok()) fail("flags changed the verdict", data, size);
   integer_texts(g_bigint.tape, buf, true, data, size);
-  fresh_parse<simd128_kernel>(g_bigint, buf, size, uint32_t{kSkipBom} | kByteOffsets | kBigIntsAll, r);
+  r = g_bigint.fresh_parse<simd128_kernel>(buf, size, uint32_t{kSkipBom} | kByteOffsets | kBigIntsAll);
   if (!r.ok()) fail("flags changed the verdict", data, size);
   size_t all = integer_texts(g_bigint.tape, buf, false, data, size);
   // Every integer literal: from the source ranges of a kWithSource parse (which keeps
   // kDouble and kInt entries for numbers, each followed by its range).
-  fresh_parse<scalar_kernel>(g_bigint, buf, size, uint32_t{kSkipBom} | kByteOffsets | kWithSource, r);
+  r = g_bigint.fresh_parse<scalar_kernel>(buf, size, uint32_t{kSkipBom} | kByteOffsets | kWithSource);
   if (!r.ok()) fail("flags changed the verdict", data, size);
   size_t literals = 0;
   const uint32_t* w = g_bigint.tape.words.data();
@@ -319,10 +312,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> in = padded(data, size);
   const uint8_t* buf = in.data();
 
-  result rs, rw, rv;
-  fresh_parse<scalar_kernel>(g_scalar, buf, size, kSkipBom, rs);
-  fresh_parse<swar64_kernel>(g_swar, buf, size, kSkipBom, rw);
-  fresh_parse<simd128_kernel>(g_simd, buf, size, kSkipBom, rv);
+  // (Tapes are compared from fresh tables: key ids depend on history.)
+  result rs = g_scalar.fresh_parse<scalar_kernel>(buf, size, kSkipBom);
+  result rw = g_swar.fresh_parse<swar64_kernel>(buf, size, kSkipBom);
+  result rv = g_simd.fresh_parse<simd128_kernel>(buf, size, kSkipBom);
   if (rs.code != rw.code || rs.offset != rw.offset || rs.code != rv.code || rs.offset != rv.offset)
     fail("kernels disagree on the result", data, size);
   if (rs.ok() && (!same_tape(g_scalar.tape, g_swar.tape) || !same_tape(g_scalar.tape, g_simd.tape)))
@@ -345,9 +338,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!rs.ok()) return 0;
   check_key_ids(buf, size, data);
 
-  result rh, rb;
-  fresh_parse<swar64_kernel>(g_heap, buf, size, uint32_t{kSkipBom} | kStringHeap, rh);
-  fresh_parse<swar64_kernel>(g_bytes, buf, size, uint32_t{kSkipBom} | kByteOffsets, rb);
+  result rh = g_heap.fresh_parse<swar64_kernel>(buf, size, uint32_t{kSkipBom} | kStringHeap);
+  result rb = g_bytes.fresh_parse<swar64_kernel>(buf, size, uint32_t{kSkipBom} | kByteOffsets);
   if (!rh.ok() || !rb.ok()) fail("flags changed the verdict", data, size);
   check_string_heap(g_heap.tape, g_swar.tape, g_bytes.tape, buf, data, size);
   check_bigints(buf, size, data);
@@ -375,8 +367,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fail("prettify then minify differs from minify", data, size);
   // The minified text parses to the same values (offsets differ, so compare numbers and strings).
   state& again = g_again;
-  result ra;
-  fresh_parse<simd128_kernel>(again, m1.data(), min1.size(), 0, ra);
+  result ra = again.fresh_parse<simd128_kernel>(m1.data(), min1.size(), 0);
   if (!ra.ok()) fail("minified text does not parse", data, size);
   if (again.tape.numbers.size() != g_scalar.tape.numbers.size() ||
       !same_items(again.tape.numbers.data(), g_scalar.tape.numbers.data(), again.tape.numbers.size()) ||
