@@ -40,8 +40,16 @@ struct parse_report {
   uint32_t heap_units;         // its length decoded, in UTF-16 units (= heap_bytes: ASCII)
   uint32_t heap_pieces;        // pointer to the byte offsets where pieces after the first begin
   uint32_t heap_piece_count;   // how many (the tape has as many piece markers)
+  uint32_t depth_stop;         // written by wj_parse_depth_check: its result
 };
 parse_report g_report;
+
+// After a failed parse: the keys and shapes it interned never reached JS, so all are
+// forgotten, and the report tells JS to forget its own.
+void forget_keys_of_failed_parse() {
+  reset_keys_and_shapes();
+  g_report.keys_reset = 1;
+}
 
 // Tape buffers over this many bytes are freed before a document that cannot need them.
 constexpr size_t kKeepTapeBytes = size_t{1} << 20;
@@ -59,11 +67,8 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   // JS has read the last tape by now: buffers a larger document grew can go.
   g_tape.trim(len, kKeepTapeBytes);
   wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys, g_shapes);
-  if (!r.ok()) {
-    // Keys and shapes interned by a failed parse never reached JS: forget them all.
-    reset_keys_and_shapes();
-    g_report.keys_reset = 1;
-  }
+  // (Stopped at a depth limit, it may not have failed: wj_parse_depth_check decides.)
+  if (!r.ok() && !g_stack.hit_limit()) forget_keys_of_failed_parse();
   g_report.code = static_cast<uint32_t>(r.code);
   g_report.error_offset = static_cast<uint32_t>(r.offset);
   g_report.tape = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.words.data()));
@@ -83,3 +88,39 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
 
 // Forgets every interned key and shape (JS drops its strings and constructors too).
 WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }
+
+// parse's maxDepth, in two calls around a wj_parse (one document's): the limit first,
+// then the check, which lifts it. The open containers' stack holds at most max_depth
+// entries meanwhile, so the reading stops at the first non-empty container nested
+// deeper, however long the rest: a limit exists for hostile input, which may be one
+// huge nest (read whole, it filled wasm memory). (Calls of their own: wj_parse's code
+// is the same with or without a limit.)
+WJ_EXPORT void wj_parse_depth_limit(uint32_t max_depth) { g_stack.clear_and_limit(max_depth); }
+
+// After the wj_parse: 1 when it stopped at the limit and the document is otherwise
+// valid. The report then has code 0, and the tape ends with that container's begin
+// word, every entry before it complete, for JS to build until it meets the first check
+// that fails (that container's depth at the latest), in the order it would with the
+// whole tape. Stopped with a syntax error anywhere in the document (read whole, with no
+// limit), the report has that error, as a parse without the limit would. Else 0, the
+// report as it was.
+WJ_EXPORT uint32_t wj_parse_depth_check(const uint8_t* data, size_t len, uint32_t flags) {
+  const bool stopped = g_report.code == static_cast<uint32_t>(wasmjson::error_code::out_of_memory) && g_stack.hit_limit();
+  g_stack.clear_and_limit(SIZE_MAX);
+  g_report.depth_stop = 0;
+  if (!stopped) return 0;
+  wasmjson::result whole = wasmjson::validate<active_kernel>(data, len, flags, g_stack);
+  if (whole.ok()) {
+    g_report.code = 0;
+    g_report.error_offset = 0;
+    g_report.depth_stop = 1;
+    return 1;
+  }
+  forget_keys_of_failed_parse();
+  // (Out of memory for the validation itself: the parse's out of memory stands.)
+  if (whole.code != wasmjson::error_code::out_of_memory) {
+    g_report.code = static_cast<uint32_t>(whole.code);
+    g_report.error_offset = static_cast<uint32_t>(whole.offset);
+  }
+  return 0;
+}

@@ -78,6 +78,20 @@ class growable {
   void pop_back() { --size_; }
   void resize_down(size_t n) { size_ = n; }
 
+  // Empties the array, which holds at most `most` values from now on (SIZE_MAX: no
+  // limit): reserve_more and push fail past it, as when memory runs out. The capacity
+  // never passes the limit (lowered to it here; the block keeps its size, and a later
+  // grow reallocates it), so the limit costs the callers' fast path nothing: it is the
+  // capacity test they already make.
+  void clear_and_limit(size_t most) {
+    size_ = 0;
+    limit_ = most;
+    hit_limit_ = false;
+    if (capacity_ > most) capacity_ = most;
+  }
+  // Whether growth was refused for the limit since it was set.
+  bool hit_limit() const { return hit_limit_; }
+
   T* data() const { return data_; }
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
@@ -96,8 +110,9 @@ class growable {
   // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.
   __attribute__((noinline)) bool grow(size_t n, size_t most) {
     if (n > SIZE_MAX - size_) return false;
+    if (size_ + n > limit_) return hit_limit_ = true, false;
     size_t cap = 0;
-    void* p = grow_block(data_, capacity_, size_ + n, 1024, sizeof(T), &cap, most);
+    void* p = grow_block(data_, capacity_, size_ + n, 1024, sizeof(T), &cap, most < limit_ ? most : limit_);
     if (!p) return false;
     data_ = static_cast<T*>(p);
     capacity_ = cap;
@@ -107,6 +122,8 @@ class growable {
   T* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
+  size_t limit_ = SIZE_MAX;
+  bool hit_limit_ = false;
 };
 
 }  // namespace wasmjson

@@ -173,7 +173,7 @@ class reader {
   // Sinks that can recognise keys without the reader scanning them (the tape writer).
   static constexpr bool kKeysAhead = requires(Sink& s, const uint8_t* b) { s.key_ahead(b); };
   // Sinks that limit nesting are told of containers too deep, and reading goes on: a
-  // syntax error anywhere comes first, as parse's checks run on a document already read.
+  // syntax error anywhere comes first, as it does before parse's checks.
   static constexpr bool kLimitsDepth = requires(Sink& s, const uint8_t* b) { s.too_deep(b); };
 
  public:

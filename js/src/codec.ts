@@ -288,10 +288,13 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
       (decodeEach ? FLAG_BYTE_OFFSETS : 0) |
       (stringHeap ? FLAG_STRING_HEAP : 0);
     let illFormed = false;
+    // maxDepth in wasm too: it stops reading at the first non-empty container deeper
+    // (see wj_parse_depth_check), and the build then meets that container last.
+    const maxDepth = depthLimitOf(policy);
     const region = memory.acquire(input);
     let value: unknown;
     try {
-      let report = runParse(region.ptr, region.len, flags, input);
+      let report = runParse(region.ptr, region.len, flags, input, maxDepth);
       // TextEncoder writes a lone surrogate as U+FFFD. Only when U+FFFD occurs is the
       // (slower) well-formedness check worth it; lone surrogates then survive only in
       // the JS string, and keys must not be interned by their bytes.
@@ -300,7 +303,7 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
         flags |= FLAG_NO_KEY_INTERNING;
         wasm.wj_reset_keys();
         keys.clear();
-        report = runParse(region.ptr, region.len, flags, input);
+        report = runParse(region.ptr, region.len, flags, input, maxDepth);
       }
       // Strings of bytes input are decoded from the copy in wasm memory, which was
       // checked (the caller's array may be a SharedArrayBuffer another thread writes).
@@ -311,7 +314,11 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
           : stringHeap
             ? HEAP_PIECES
             : () => decodeUtf8(memory.bytes(), region.ptr, region.ptr + region.len);
+      const depthStop = maxDepth !== NO_DEPTH_LIMIT && memory.wide().i32[report + 15] !== 0;
       value = buildFromReport(report, text, records, illFormed, policy);
+      // A tape cut at a container too deep ends with it: its build always throws (that
+      // container's depth check, or one the build meets before it).
+      if (depthStop) throw new Error('wasmjson: internal error: a parse stopped too deep, but no check failed');
     } catch (e) {
       if (e instanceof PolicyViolation) {
         throw violationError(e, isString ? input : memory.bytes().subarray(region.ptr, region.ptr + region.len), policy!);
@@ -433,9 +440,14 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     return buildFromReport(report, () => decodeUtf8(memory.bytes(), ptr, ptr + end), undefined, false);
   }
 
-  /** One wj_parse call; returns the report's index in i32 words, or throws its error. */
-  function runParse(ptr: number, len: number, flags: number, input: string | Uint8Array): number {
+  /**
+   * One wj_parse call (within maxDepth unless NO_DEPTH_LIMIT: see parseInput); returns
+   * the report's index in i32 words, or throws its error.
+   */
+  function runParse(ptr: number, len: number, flags: number, input: string | Uint8Array, maxDepth: number): number {
+    if (maxDepth !== NO_DEPTH_LIMIT) wasm.wj_parse_depth_limit(maxDepth);
     const report = wasm.wj_parse(ptr, len, flags) >>> 2;
+    if (maxDepth !== NO_DEPTH_LIMIT) wasm.wj_parse_depth_check(ptr, len, flags);
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     const code = i32[report];
@@ -936,8 +948,8 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     // A two-byte string read as its units, as minify reads it (SIMD128): valid text is
     // told so at once; invalid text is read again as UTF-8, which finds and places the error.
     // A nesting limit is checked in wasm: the first container too deep, unless the text
-    // has a syntax error anywhere (as parse's checks, which run on a document read).
-    const maxDepth = policy === undefined || policy.maxDepth > NO_DEPTH_LIMIT ? NO_DEPTH_LIMIT : policy.maxDepth;
+    // has a syntax error anywhere (which comes before parse's checks too).
+    const maxDepth = depthLimitOf(policy);
     if (typeof bytesOrText === 'string' && narrows && memory.readsUnits(bytesOrText)) {
       const units = memory.acquireUnits(bytesOrText);
       try {
@@ -1128,6 +1140,11 @@ function keyAction(action: unknown, name: string, fn: 'parse' | 'validate'): Key
   if (action === 'error') return REJECT;
   if (action === 'remove') return REMOVE;
   throw new TypeError(`wasmjson.${fn}: options.${name} must be 'ignore', 'error' or 'remove', got ${String(action)}`);
+}
+
+/** A policy's maxDepth as wasm takes it (NO_DEPTH_LIMIT: none). */
+function depthLimitOf(policy: BuildPolicy | undefined): number {
+  return policy === undefined || policy.maxDepth >= NO_DEPTH_LIMIT ? NO_DEPTH_LIMIT : policy.maxDepth;
 }
 
 /** The SyntaxError for a document a parse option refuses, positioned in the source. */

@@ -121,6 +121,46 @@ TEST(Growable, ReleaseIfOverFreesOnlyLargeStorage) {
   EXPECT_EQ(a.data()[0], 7u);
 }
 
+// A size limit (parse's maxDepth on its stack of open containers): push fails past it,
+// from any capacity before (fresh, smaller, larger), and says it was the limit; lifted,
+// the array grows on.
+TEST(Growable, ClearAndLimitRefusesPastTheLimitAndLiftsCleanly) {
+  for (size_t before : {size_t{0}, size_t{3}, size_t{5000}}) {
+    growable<uint8_t> s;
+    for (size_t i = 0; i < before; ++i) ASSERT_TRUE(s.push(1));
+    s.clear_and_limit(10);
+    EXPECT_EQ(s.size(), 0u);
+    EXPECT_FALSE(s.hit_limit());
+    EXPECT_LE(s.capacity(), 10u);
+    for (uint8_t i = 0; i < 10; ++i) ASSERT_TRUE(s.push(i)) << "before " << before << ", push " << int{i};
+    EXPECT_FALSE(s.hit_limit());
+    EXPECT_FALSE(s.push(10));
+    EXPECT_FALSE(s.reserve_more(1));
+    EXPECT_TRUE(s.hit_limit());
+    EXPECT_EQ(s.size(), 10u);
+    for (uint8_t i = 0; i < 10; ++i) ASSERT_EQ(s.data()[i], i);
+    s.clear_and_limit(SIZE_MAX);
+    EXPECT_EQ(s.size(), 0u);
+    EXPECT_FALSE(s.hit_limit());
+    for (size_t i = 0; i < 20000; ++i) ASSERT_TRUE(s.push(static_cast<uint8_t>(i)));
+    for (size_t i = 0; i < 20000; ++i) ASSERT_EQ(s.data()[i], static_cast<uint8_t>(i));
+  }
+  // A request past the limit fails for it, however large; without a limit, one that no
+  // memory can hold fails for that, not for a limit.
+  growable<uint32_t> g;
+  g.clear_and_limit(100);
+  EXPECT_FALSE(g.reserve_more(SIZE_MAX));
+  EXPECT_TRUE(g.hit_limit());
+  g.clear_and_limit(SIZE_MAX);
+  EXPECT_FALSE(g.reserve_more(SIZE_MAX));
+  EXPECT_FALSE(g.hit_limit());
+  // A limit of 0: nothing fits.
+  growable<uint8_t> none;
+  none.clear_and_limit(0);
+  EXPECT_FALSE(none.push(1));
+  EXPECT_TRUE(none.hit_limit());
+}
+
 // A parse's buffers: those far larger than the next document can need are freed, those a
 // document of the same size may need are kept.
 TEST(TapeBuffers, TrimKeepsWhatADocumentOfThatSizeMayNeed) {

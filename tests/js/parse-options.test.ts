@@ -42,6 +42,15 @@ const CASES = [
   '"just a string"',
   '[]',
   '{}',
+  // Nests past maxDepth after values of every kind (parse stops reading at the first
+  // non-empty container too deep, and builds what came before it in order): the first
+  // failing check in build order, a too-deep empty container included.
+  '[{"a":1,"a":2},[[[[[[[1]]]]]]]]',
+  '[[[[[[[[1]]]]]]],{"a":1,"a":2}]',
+  '[[[]],[[[[]]]],[[[[[[1]]]]]]]',
+  '{"constructor":{"prototype":1},"d":[[[[[[[1]]]]]]]}',
+  '[1,2.5,"s",true,null,[-1,"t",[{"k":[1e300,[{"q":[[[[[1]]]]]}]]}]]]',
+  '{"x":{"__proto__":{"y":[[[[[[{"z":{}}]]]]]]}}}',
 ];
 
 /**
@@ -56,6 +65,17 @@ function validateAgrees(codec: Codec, text: string, policy: Policy, expected: Ou
   const offset = bytes ? utf8(text.slice(0, expected.offset)).length : expected.offset;
   if (r.valid) return `validate: valid, expected ${expected.code} at ${offset}`;
   return r.error.code === expected.code && r.error.offset === offset ? '' : `validate: ${r.error.code} at ${r.error.offset}, expected ${expected.code} at ${offset}`;
+}
+
+/** The SyntaxError `run` throws (undefined when it returns). */
+function errorOf(run: () => unknown): JsonSyntaxError | undefined {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof SyntaxError) return e as JsonSyntaxError;
+    throw e;
+  }
+  return undefined;
 }
 
 for (const flavor of FLAVORS) {
@@ -181,6 +201,51 @@ for (const flavor of FLAVORS) {
         n++;
       }
       expect(n).toBe(depth);
+    });
+
+    it('a syntax error anywhere comes before a nest too deep, as it would without the limit', () => {
+      // (parse stops reading at the first non-empty container deeper than maxDepth, then
+      // validates the whole text: its error is the parse's.)
+      const texts = ['[[[[1]]]] x', '[[[[1]]],]', '[[[["\u0001"]]]]', '[[[[1]]]', '[[[[1]]], tru]', '{"a":[[[[1]]]],"b":-}', '[[[[1]]],"\\x"]'];
+      for (const text of texts) {
+        for (const input of [text, utf8(text)]) {
+          const plain = errorOf(() => codec.parse(input));
+          expect(plain?.code, text).toBeDefined();
+          for (const policy of [{ maxDepth: 2 }, { maxDepth: 0 }, { maxDepth: 2, duplicateKeys: 'error', protoAction: 'error' } as const]) {
+            const got = errorOf(() => codec.parse(input, policy));
+            expect([got?.code, got?.offset], `${text} ${JSON.stringify(policy)}`).toEqual([plain!.code, plain!.offset]);
+            const v = codec.validate(input, { ...policy, explain: true });
+            expect(v.valid ? undefined : [v.error.code, v.error.offset]).toEqual([plain!.code, plain!.offset]);
+          }
+        }
+      }
+      // Invalid UTF-8 past the nest, in bytes.
+      const bytes = utf8('[[[[1]]],"é"]');
+      bytes[bytes.length - 3] = 0xff;
+      expect(errorOf(() => codec.parse(bytes, { maxDepth: 2 }))?.code).toBe(errorOf(() => codec.parse(bytes))?.code);
+    });
+
+    it('a nest far deeper than maxDepth is refused where it passes the limit, not read whole', () => {
+      // 100 million levels (200 MB): read whole, their tape and stacks filled wasm
+      // memory, and parse threw its RangeError instead of the nesting error.
+      const levels = 100_000_000;
+      const nest = new Uint8Array(2 * levels).fill(0x5b); // [
+      nest.fill(0x5d, levels); // ]
+      for (const maxDepth of [64, 1000]) {
+        expect(() => codec.parse(nest, { maxDepth })).toThrow(expect.objectContaining({ code: 'TOO_DEEP', offset: maxDepth }));
+      }
+      // Checks the build meets before it still come first; a syntax error anywhere before all.
+      const head = utf8('[{"a":1,"a":2},');
+      const withDuplicate = new Uint8Array(head.length + nest.length + 1);
+      withDuplicate.set(head);
+      withDuplicate.set(nest, head.length);
+      withDuplicate[withDuplicate.length - 1] = 0x5d;
+      expect(() => codec.parse(withDuplicate, { maxDepth: 64, duplicateKeys: 'error' })).toThrow(expect.objectContaining({ code: 'DUPLICATE_KEY', offset: 8 }));
+      withDuplicate[withDuplicate.length - 1] = 0x78; // x
+      expect(() => codec.parse(withDuplicate, { maxDepth: 64, duplicateKeys: 'error' })).toThrow(
+        expect.objectContaining({ code: 'EXPECTED_COMMA_OR_BRACKET', offset: withDuplicate.length - 1 }),
+      );
+      expect(codec.parse('[[1],{"a":[2]}]', { maxDepth: 64 })).toEqual([[1], { a: [2] }]);
     });
 
     it('errors name the place: line, column, excerpt, message in V8 style', () => {
