@@ -44,15 +44,18 @@ struct parse_report {
 };
 parse_report g_report;
 
-// After a failed parse: the keys and shapes it interned never reached JS, so all are
-// forgotten, and the report tells JS to forget its own.
-void forget_keys_of_failed_parse() {
-  reset_keys_and_shapes();
-  g_report.keys_reset = 1;
-}
-
 // Tape buffers over this many bytes are freed before a document that cannot need them.
 constexpr size_t kKeepTapeBytes = size_t{1} << 20;
+
+// After a failed parse, whose tape JS never reads: the keys and shapes it interned never
+// reached JS, so all are forgotten (the report tells JS to forget its own), and its
+// large buffers go (out of memory, they may fill most of it; JS then validates the
+// document to tell a syntax error from a document too large).
+void forget_failed_parse() {
+  reset_keys_and_shapes();
+  g_report.keys_reset = 1;
+  g_tape.trim(0, kKeepTapeBytes);
+}
 }  // namespace
 
 // Parses data[0..len) into the tape. Same buffer contract as wj_validate. Returns a
@@ -68,7 +71,7 @@ WJ_EXPORT const parse_report* wj_parse(uint8_t* data, size_t len, uint32_t flags
   g_tape.trim(len, kKeepTapeBytes);
   wasmjson::result r = wasmjson::parse<active_kernel>(data, len, flags, g_stack, g_tape, g_keys, g_shapes);
   // (Stopped at a depth limit, it may not have failed: wj_parse_depth_check decides.)
-  if (!r.ok() && !g_stack.hit_limit()) forget_keys_of_failed_parse();
+  if (!r.ok() && !g_stack.hit_limit()) forget_failed_parse();
   g_report.code = static_cast<uint32_t>(r.code);
   g_report.error_offset = static_cast<uint32_t>(r.offset);
   g_report.tape = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_tape.words.data()));
@@ -116,7 +119,7 @@ WJ_EXPORT uint32_t wj_parse_depth_check(const uint8_t* data, size_t len, uint32_
     g_report.depth_stop = 1;
     return 1;
   }
-  forget_keys_of_failed_parse();
+  forget_failed_parse();
   // (Out of memory for the validation itself: the parse's out of memory stands.)
   if (whole.code != wasmjson::error_code::out_of_memory) {
     g_report.code = static_cast<uint32_t>(whole.code);

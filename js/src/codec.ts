@@ -451,6 +451,8 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     const code = i32[report];
+    // Out of memory, an invalid document's own error comes first, as JSON.parse's would.
+    if (code === OUT_OF_MEMORY) throw validationError(input, ptr, len) ?? outOfMemory(len);
     if (code !== 0) throw failure(code, i32[report + 1] >>> 0, input, len, ptr);
     return report;
   }
