@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, type Codec, type JsonSyntaxError } from 'wasmjson';
 import { codecFor, FLAVORS } from './support/flavors.js';
+import { watchedCodec } from './support/watched-codec.js';
 import { checkedParse as model, compareWithModel, type Outcome, type Policy } from './support/checked-parse.js';
 import { jsonDiff, randomDocument, randomOptions, Rng } from './support/random-json.js';
 
@@ -225,27 +226,32 @@ for (const flavor of FLAVORS) {
       expect(errorOf(() => codec.parse(bytes, { maxDepth: 2 }))?.code).toBe(errorOf(() => codec.parse(bytes))?.code);
     });
 
-    it('a nest far deeper than maxDepth is refused where it passes the limit, not read whole', () => {
-      // 100 million levels (200 MB): read whole, their tape and stacks filled wasm
-      // memory, and parse threw its RangeError instead of the nesting error.
-      const levels = 100_000_000;
+    it('a nest far deeper than maxDepth is refused where it passes the limit, not read whole', async () => {
+      // 10 million levels (20 MB): read whole, their tape and stacks take over 250 MB of
+      // wasm memory (100 million filled it, and parse threw its RangeError instead of the
+      // nesting error). A codec of its own, whose memory is watched: it holds the input,
+      // and a byte a level for the validation of the rest, no more.
+      const watched = await watchedCodec(flavor);
+      const levels = 10_000_000;
       const nest = new Uint8Array(2 * levels).fill(0x5b); // [
       nest.fill(0x5d, levels); // ]
       for (const maxDepth of [64, 1000]) {
-        expect(() => codec.parse(nest, { maxDepth })).toThrow(expect.objectContaining({ code: 'TOO_DEEP', offset: maxDepth }));
+        expect(() => watched.codec.parse(nest, { maxDepth })).toThrow(expect.objectContaining({ code: 'TOO_DEEP', offset: maxDepth }));
       }
+      expect(watched.memory.buffer.byteLength).toBeLessThan(80 * 2 ** 20);
       // Checks the build meets before it still come first; a syntax error anywhere before all.
       const head = utf8('[{"a":1,"a":2},');
       const withDuplicate = new Uint8Array(head.length + nest.length + 1);
       withDuplicate.set(head);
       withDuplicate.set(nest, head.length);
       withDuplicate[withDuplicate.length - 1] = 0x5d;
-      expect(() => codec.parse(withDuplicate, { maxDepth: 64, duplicateKeys: 'error' })).toThrow(expect.objectContaining({ code: 'DUPLICATE_KEY', offset: 8 }));
+      expect(() => watched.codec.parse(withDuplicate, { maxDepth: 64, duplicateKeys: 'error' })).toThrow(expect.objectContaining({ code: 'DUPLICATE_KEY', offset: 8 }));
       withDuplicate[withDuplicate.length - 1] = 0x78; // x
-      expect(() => codec.parse(withDuplicate, { maxDepth: 64, duplicateKeys: 'error' })).toThrow(
+      expect(() => watched.codec.parse(withDuplicate, { maxDepth: 64, duplicateKeys: 'error' })).toThrow(
         expect.objectContaining({ code: 'EXPECTED_COMMA_OR_BRACKET', offset: withDuplicate.length - 1 }),
       );
-      expect(codec.parse('[[1],{"a":[2]}]', { maxDepth: 64 })).toEqual([[1], { a: [2] }]);
+      expect(watched.memory.buffer.byteLength).toBeLessThan(80 * 2 ** 20);
+      expect(watched.codec.parse('[[1],{"a":[2]}]', { maxDepth: 64 })).toEqual([[1], { a: [2] }]);
     });
 
     it('errors name the place: line, column, excerpt, message in V8 style', () => {
