@@ -40,7 +40,7 @@ struct parse_report {
   uint32_t heap_units;         // its length decoded, in UTF-16 units (= heap_bytes: ASCII)
   uint32_t heap_pieces;        // pointer to the byte offsets where pieces after the first begin
   uint32_t heap_piece_count;   // how many (the tape has as many piece markers)
-  uint32_t depth_stop;         // written by wj_parse_depth_check: its result
+  uint32_t depth_stop;         // written by wj_parse_depth_check (see there)
 };
 parse_report g_report;
 
@@ -100,24 +100,24 @@ WJ_EXPORT void wj_reset_keys() { reset_keys_and_shapes(); }
 // is the same with or without a limit.)
 WJ_EXPORT void wj_parse_depth_limit(uint32_t max_depth) { g_stack.clear_and_limit(max_depth); }
 
-// After the wj_parse: 1 when it stopped at the limit and the document is otherwise
-// valid. The report then has code 0, and the tape ends with that container's begin
-// word, every entry before it complete, for JS to build until it meets the first check
-// that fails (that container's depth at the latest), in the order it would with the
-// whole tape. Stopped with a syntax error anywhere in the document (read whole, with no
-// limit), the report has that error, as a parse without the limit would. Else 0, the
-// report as it was.
-WJ_EXPORT uint32_t wj_parse_depth_check(const uint8_t* data, size_t len, uint32_t flags) {
+// After the wj_parse: the report's depth_stop is 1 when it stopped at the limit and the
+// document is otherwise valid. The report then has code 0, and the tape ends with that
+// container's begin word, every entry before it complete, for JS to build until it
+// meets the first check that fails (that container's depth at the latest), in the order
+// it would with the whole tape. Stopped with a syntax error anywhere in the document
+// (read whole, with no limit), the report has that error, as a parse without the limit
+// would. Else the report is as it was.
+WJ_EXPORT void wj_parse_depth_check(const uint8_t* data, size_t len, uint32_t flags) {
   const bool stopped = g_report.code == static_cast<uint32_t>(wasmjson::error_code::out_of_memory) && g_stack.hit_limit();
   g_stack.clear_and_limit(SIZE_MAX);
   g_report.depth_stop = 0;
-  if (!stopped) return 0;
+  if (!stopped) return;
   wasmjson::result whole = wasmjson::validate<active_kernel>(data, len, flags, g_stack);
   if (whole.ok()) {
     g_report.code = 0;
     g_report.error_offset = 0;
     g_report.depth_stop = 1;
-    return 1;
+    return;
   }
   forget_failed_parse();
   // (Out of memory for the validation itself: the parse's out of memory stands.)
@@ -125,5 +125,4 @@ WJ_EXPORT uint32_t wj_parse_depth_check(const uint8_t* data, size_t len, uint32_
     g_report.code = static_cast<uint32_t>(whole.code);
     g_report.error_offset = static_cast<uint32_t>(whole.offset);
   }
-  return 0;
 }

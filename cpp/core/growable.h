@@ -110,7 +110,10 @@ class growable {
   // Out of line: growth is rare, and inlined it would crowd every hot loop that pushes.
   __attribute__((noinline)) bool grow(size_t n, size_t most) {
     if (n > SIZE_MAX - size_) return false;
-    if (size_ + n > limit_) return hit_limit_ = true, false;
+    if (size_ + n > limit_) {
+      hit_limit_ = true;
+      return false;
+    }
     size_t cap = 0;
     void* p = grow_block(data_, capacity_, size_ + n, 1024, sizeof(T), &cap, most < limit_ ? most : limit_);
     if (!p) return false;

@@ -445,9 +445,10 @@ export function createCodec(instance: WasmInstance, options: { stringInput?: Str
    * the report's index in i32 words, or throws its error.
    */
   function runParse(ptr: number, len: number, flags: number, input: string | Uint8Array, maxDepth: number): number {
-    if (maxDepth !== NO_DEPTH_LIMIT) wasm.wj_parse_depth_limit(maxDepth);
+    const limited = maxDepth !== NO_DEPTH_LIMIT;
+    if (limited) wasm.wj_parse_depth_limit(maxDepth);
     const report = wasm.wj_parse(ptr, len, flags) >>> 2;
-    if (maxDepth !== NO_DEPTH_LIMIT) wasm.wj_parse_depth_check(ptr, len, flags);
+    if (limited) wasm.wj_parse_depth_check(ptr, len, flags);
     const i32 = memory.wide().i32;
     if (i32[report + 6]) keys.clear();
     const code = i32[report];

@@ -15,7 +15,7 @@ export interface WasmExports {
   wj_parse(ptr: number, len: number, flags: number): number;
   /** parse's maxDepth: the limit before a wj_parse, the check after it (docs/BOUNDARY.md). */
   wj_parse_depth_limit(maxDepth: number): void;
-  wj_parse_depth_check(ptr: number, len: number, flags: number): number;
+  wj_parse_depth_check(ptr: number, len: number, flags: number): void;
   wj_reset_keys(): void;
   /** Where a byte offset of the UTF-8 text at ptr stands: a pointer to [line, line start, units, line-start units]. */
   wj_text_position(ptr: number, offset: number): number;
